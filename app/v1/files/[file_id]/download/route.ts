@@ -1,0 +1,21 @@
+import { Readable } from 'node:stream';
+import { create as contentDisposition } from 'content-disposition';
+import { otherMethods, route } from '@/lib/api/handler';
+import { fileIdParams } from '@/lib/api/schemas/files';
+import { openFileDownload } from '@/lib/files/service';
+
+export const GET = route({ auth: 'files:read', params: fileIdParams }, async ({ params, services }) => {
+  const { file, stream, size } = await openFileDownload(services, params.file_id);
+  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+    status: 200,
+    headers: {
+      'Content-Type': file.content_type,
+      'Content-Length': String(size),
+      'Content-Disposition': contentDisposition(file.filename || file.id, { type: 'attachment' }),
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'private, no-store',
+    },
+  });
+});
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

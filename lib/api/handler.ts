@@ -1,0 +1,240 @@
+import { z } from 'zod';
+import { authenticate, type Principal } from '@/lib/auth/api-keys';
+import { ipAllowed } from '@/lib/auth/ip';
+import { hasScope, isAdministrator, type Scope } from '@/lib/auth/scopes';
+import { getConfig } from '@/lib/config';
+import type { ServiceContext } from '@/lib/context';
+import { newId } from '@/lib/ids';
+import { getMaintenance, maintenanceMessage } from '@/lib/ops/maintenance';
+import { ensureReady } from '@/lib/ops/startup';
+import { getStorage } from '@/lib/storage';
+import { clientIp } from './client-ip';
+import { ApiError, errorResponse, isApiError } from './errors';
+import { fingerprintOf, runIdempotent, validateIdempotencyKey } from './idempotency';
+import { consumeRateLimit, rateLimitError } from './rate-limit';
+
+/** Who may call a route: anyone, any valid key, an administrator, or holders of a scope (any of a list). */
+export type AuthRule = 'public' | 'authenticated' | 'admin' | Scope | readonly Scope[];
+
+export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  auth: AuthRule;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** The handler reads the raw body itself (multipart uploads) and calls `once` for idempotency. */
+  rawBody?: boolean;
+  /** A creation endpoint: honours the Idempotency-Key header. */
+  idempotent?: boolean;
+  /** Still served while maintenance mode is on (health and /admin routes). */
+  duringMaintenance?: boolean;
+}
+
+export interface HandlerContext<P, Q, B> {
+  request: Request;
+  requestId: string;
+  principal: Principal;
+  params: P;
+  query: Q;
+  body: B;
+  services: ServiceContext;
+  /**
+   * Runs a creation effect under the request's Idempotency-Key (if any). JSON routes are wrapped
+   * automatically; raw-body routes call this once they know what the request contains.
+   */
+  once(fingerprint: string, effect: () => Promise<Response>): Promise<Response>;
+}
+
+type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+const ANONYMOUS: Principal = { keyId: 'anonymous', name: 'anonymous', scopes: [], allowedIps: null };
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+export function json(data: unknown, status = 200): Response {
+  return Response.json(data, { status });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/**
+ * Handlers for the methods a route does not serve, answering 405 in the standard error body:
+ * `export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST')`.
+ */
+export function otherMethods(...allowed: (typeof METHODS)[number][]): Record<(typeof METHODS)[number], RouteHandler> {
+  const handler: RouteHandler = async () => {
+    const requestId = newId('request');
+    const res = errorResponse(
+      new ApiError('METHOD_NOT_ALLOWED', `This endpoint supports ${allowed.join(', ')}`, { allowed }),
+      requestId,
+    );
+    res.headers.set('Allow', allowed.join(', '));
+    return res;
+  };
+  return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<(typeof METHODS)[number], RouteHandler>;
+}
+
+function validationError(error: z.ZodError, where: string): ApiError {
+  const issues = error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join('.') : where,
+    reason: issue.message,
+  }));
+  const first = issues[0];
+  return new ApiError('INVALID_REQUEST', `Invalid ${where}: ${first.field}: ${first.reason}`, { ...first, issues });
+}
+
+function parseWith<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): Output<T> {
+  if (!schema) return undefined as Output<T>;
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data as Output<T>;
+}
+
+async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_JSON_BODY_BYTES) {
+    throw new ApiError('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${MAX_JSON_BODY_BYTES / 1024} KB`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_JSON_BODY_BYTES) {
+        await reader.cancel();
+        throw new ApiError('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${MAX_JSON_BODY_BYTES / 1024} KB`);
+      }
+      chunks.push(value);
+    }
+  }
+  const raw = Buffer.concat(chunks).toString('utf8');
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ApiError('INVALID_REQUEST', 'The request body is not valid JSON', { field: 'body', reason: 'invalid JSON' });
+  }
+}
+
+function authorize(principal: Principal, rule: AuthRule): void {
+  if (rule === 'public' || rule === 'authenticated') return;
+  if (rule === 'admin') {
+    if (!isAdministrator(principal.scopes)) {
+      throw new ApiError('INSUFFICIENT_SCOPE', 'This endpoint needs an administrator key (scope "*" or "api-keys:*")', {
+        required_scope: 'api-keys:*',
+      });
+    }
+    return;
+  }
+  const anyOf: readonly string[] = typeof rule === 'string' ? [rule] : rule;
+  if (!anyOf.some((scope) => hasScope(principal.scopes, scope))) {
+    throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${anyOf.join(' or ')}`, {
+      required_scope: anyOf[0],
+      ...(anyOf.length > 1 ? { accepted_scopes: anyOf } : {}),
+    });
+  }
+}
+
+function bearerToken(request: Request): string | null {
+  const header = request.headers.get('authorization');
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new ApiError('UNAUTHORIZED', 'The Authorization header must have the form "Bearer <API key>"');
+  return match[1];
+}
+
+/**
+ * The one wrapper every /v1 and operations route goes through: request id, maintenance mode,
+ * API-key authentication, IP allow-list, rate limit, scopes, validation, idempotency and the error body.
+ */
+export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
+  config: RouteConfig<P, Q, B>,
+  handler: (ctx: HandlerContext<Output<P>, Output<Q>, Output<B>>) => Promise<Response>,
+): RouteHandler {
+  return async (request, routeContext) => {
+    const requestId = newId('request');
+    const extraHeaders: Record<string, string> = {};
+    let response: Response;
+    try {
+      const { db } = await ensureReady();
+      const appConfig = getConfig();
+      if (!config.duringMaintenance) {
+        const maintenance = await getMaintenance(db);
+        if (maintenance.enabled) {
+          throw new ApiError('SERVICE_UNAVAILABLE', maintenanceMessage(maintenance), { maintenance: true }, undefined, {
+            'Retry-After': '60',
+          });
+        }
+      }
+
+      let principal = ANONYMOUS;
+      if (config.auth !== 'public') {
+        principal = await authenticate(db, bearerToken(request), appConfig.adminKey);
+        if (principal.allowedIps && principal.allowedIps.length > 0) {
+          const ip = clientIp(request.headers, appConfig.trustProxy);
+          if (!ipAllowed(ip, principal.allowedIps)) {
+            throw new ApiError('IP_NOT_ALLOWED', `This API key may not be used from ${ip ?? 'an unknown address'}`, {
+              ip: ip ?? null,
+            });
+          }
+        }
+        const limit = await consumeRateLimit(db, principal.keyId, appConfig.rateLimitPerMinute);
+        Object.assign(extraHeaders, limit.headers);
+        if (!limit.allowed) throw rateLimitError(limit);
+        authorize(principal, config.auth);
+      }
+
+      const url = new URL(request.url);
+      const params = parseWith(config.params, await routeContext.params, 'path parameter');
+      const query = parseWith(config.query, Object.fromEntries(url.searchParams), 'query parameter');
+      let body = undefined as Output<B>;
+      if (config.body) body = parseWith(config.body, await readJsonBody(request), 'request body');
+
+      const idempotencyKey = config.idempotent ? request.headers.get('idempotency-key') : null;
+      if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
+      const services: ServiceContext = { db, storage: getStorage(), requestId, principal };
+      const ctx: HandlerContext<Output<P>, Output<Q>, Output<B>> = {
+        request,
+        requestId,
+        principal,
+        params,
+        query,
+        body,
+        services,
+        once: (fingerprint, effect) =>
+          idempotencyKey === null
+            ? effect()
+            : runIdempotent(
+                { db, principal: principal.keyId, key: idempotencyKey, method: request.method, path: url.pathname },
+                fingerprint,
+                effect,
+              ),
+      };
+      response =
+        config.rawBody || idempotencyKey === null
+          ? await handler(ctx)
+          : // The validated body is the fingerprint: key order and whitespace do not make a request different.
+            await ctx.once(fingerprintOf(request.method, url.pathname, JSON.stringify(body ?? null)), () => handler(ctx));
+    } catch (err) {
+      response = errorResponse(toApiError(err, requestId), requestId);
+    }
+    for (const [name, value] of Object.entries(extraHeaders)) {
+      if (!response.headers.has(name)) response.headers.set(name, value);
+    }
+    response.headers.set('X-Request-Id', requestId);
+    return response;
+  };
+}
+
+function toApiError(err: unknown, requestId: string): ApiError {
+  if (isApiError(err)) return err;
+  console.error(`[${requestId}] unhandled error`, err);
+  return new ApiError('INTERNAL_ERROR', `An internal error occurred; quote request id ${requestId} when reporting it`);
+}

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { VERSION } from '@/lib/version';
+import { apiKeyIdParams, apiKeyListQuery, apiKeyListSchema, createApiKeyBody, createdApiKeySchema } from './schemas/api-keys';
+import { errorSchema, paginationQuery } from './schemas/common';
+import { fileIdParams, fileListQuery, fileListSchema, fileSchema, fileTypesSchema, uploadSchema } from './schemas/files';
+import {
+  detailedHealthSchema,
+  eventListQuery,
+  eventListSchema,
+  healthSchema,
+  maintenanceBody,
+  maintenanceSchema,
+} from './schemas/operations';
+import { ERROR_STATUS, type ErrorCode } from './errors';
+
+const extractionListSchema = z
+  .object({
+    items: z.array(
+      z.object({
+        id: z.string(),
+        status: z.enum(['pending', 'processing', 'completed', 'failed']),
+        mode: z.enum(['simple', 'normal', 'advanced']),
+        total_pages: z.number().int().nullable(),
+        created_at: z.string(),
+      }),
+    ),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
+  .meta({ id: 'FileExtractionList' });
+
+const jsonContent = (schema: z.ZodType) => ({ content: { 'application/json': { schema } } });
+
+function errors(...codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of ['UNAUTHORIZED', 'RATE_LIMIT_EXCEEDED', ...codes] as ErrorCode[]) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [String(status), { description: list.join(', '), ...jsonContent(errorSchema) }]),
+  );
+}
+
+function op(summary: string, scope: string, rest: Partial<ZodOpenApiOperationObject>): ZodOpenApiOperationObject {
+  return {
+    summary,
+    description: `Required scope: ${scope}.`,
+    responses: {},
+    ...rest,
+  };
+}
+
+const idempotencyHeader = z.object({
+  'idempotency-key': z.string().max(255).optional().meta({ description: 'Repeat-safe creation: the same key within 24 h returns the first result' }),
+});
+
+const paths: ZodOpenApiPathsObject = {
+  '/v1/files': {
+    post: op('Upload a file', 'files:write', {
+      requestParams: { header: idempotencyHeader },
+      requestBody: { content: { 'multipart/form-data': { schema: uploadSchema } } },
+      responses: { '201': { description: 'Stored', ...jsonContent(fileSchema) }, ...errors('INVALID_FILE', 'INVALID_REQUEST', 'FILE_TOO_LARGE', 'UNSUPPORTED_FORMAT', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_SCOPE') },
+    }),
+    get: op('List files', 'files:read', {
+      requestParams: { query: fileListQuery },
+      responses: { '200': { description: 'A page of files', ...jsonContent(fileListSchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/files/types': {
+    get: op('List supported file types', 'files:read', {
+      responses: { '200': { description: 'Supported types and their size limits', ...jsonContent(fileTypesSchema) }, ...errors('INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/files/{file_id}': {
+    get: op('File detail', 'files:read', {
+      requestParams: { path: fileIdParams },
+      responses: { '200': { description: 'The file', ...jsonContent(fileSchema) }, ...errors('FILE_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+    delete: op('Delete a file with its extractions and knowledge-base documents', 'files:write', {
+      requestParams: { path: fileIdParams },
+      responses: { '204': { description: 'Deleted' }, ...errors('FILE_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/files/{file_id}/download': {
+    get: op('Download the file content', 'files:read', {
+      requestParams: { path: fileIdParams },
+      responses: {
+        '200': { description: 'The original bytes, with the stored content type', content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } },
+        ...errors('FILE_NOT_FOUND', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+  },
+  '/v1/files/{file_id}/extractions': {
+    get: op('Extractions of a file', 'extractions:read', {
+      requestParams: { path: fileIdParams, query: paginationQuery },
+      responses: { '200': { description: 'A page of extraction tasks', ...jsonContent(extractionListSchema) }, ...errors('FILE_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/api-keys': {
+    post: op('Create an API key (the key is returned once)', 'administrator (* or api-keys:*)', {
+      requestParams: { header: idempotencyHeader },
+      requestBody: jsonContent(createApiKeyBody),
+      responses: { '201': { description: 'Created', ...jsonContent(createdApiKeySchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE', 'IDEMPOTENCY_KEY_REUSED') },
+    }),
+    get: op('List API keys', 'administrator (* or api-keys:*)', {
+      requestParams: { query: apiKeyListQuery },
+      responses: { '200': { description: 'A page of keys', ...jsonContent(apiKeyListSchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/api-keys/{key_id}': {
+    delete: op('Revoke an API key', 'administrator (* or api-keys:*)', {
+      requestParams: { path: apiKeyIdParams },
+      responses: { '204': { description: 'Revoked' }, ...errors('API_KEY_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/events': {
+    get: op('The event log, newest first', 'webhooks:*', {
+      requestParams: { query: eventListQuery },
+      responses: { '200': { description: 'A page of events', ...jsonContent(eventListSchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/health': {
+    get: { summary: 'Liveness and version (no authentication)', security: [], responses: { '200': { description: 'Healthy', ...jsonContent(healthSchema) } } },
+  },
+  '/health/detailed': {
+    get: op('Database and storage probes', 'any valid key', {
+      responses: {
+        '200': { description: 'All components healthy', ...jsonContent(detailedHealthSchema) },
+        '503': { description: 'A component is unhealthy', ...jsonContent(detailedHealthSchema) },
+        ...errors(),
+      },
+    }),
+  },
+  '/admin/maintenance': {
+    get: op('Maintenance mode state', 'administrator (* or api-keys:*)', {
+      responses: { '200': { description: 'Current state', ...jsonContent(maintenanceSchema) }, ...errors('INSUFFICIENT_SCOPE') },
+    }),
+    post: op('Turn maintenance mode on or off', 'administrator (* or api-keys:*)', {
+      requestBody: jsonContent(maintenanceBody),
+      responses: { '200': { description: 'The new state', ...jsonContent(maintenanceSchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+};
+
+let cached: ReturnType<typeof createDocument> | undefined;
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with. */
+export function openApiDocument() {
+  cached ??= createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Quarry API',
+      version: VERSION,
+      description: 'Document extraction and knowledge base service. Errors use the body {"error": {"code", "message", "details"?, "request_id"}}.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_… or sk_test_…' } } },
+    paths,
+  });
+  return cached;
+}

@@ -1,0 +1,60 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { rateLimitWindows } from '@/lib/db/schema';
+import { ApiError } from './errors';
+
+const WINDOW_MS = 60_000;
+
+export interface RateLimitState {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix time (seconds) when the current window ends. */
+  reset: number;
+  headers: Record<string, string>;
+}
+
+/**
+ * Counts one request for `keyId` in the current one-minute window. The counter lives in the
+ * database, so the limit holds across every server process sharing it.
+ */
+export async function consumeRateLimit(db: Db, keyId: string, limit: number, now = Date.now()): Promise<RateLimitState> {
+  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  const [{ count }] = await db
+    .insert(rateLimitWindows)
+    .values({ keyId, windowStart, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitWindows.keyId, rateLimitWindows.windowStart],
+      set: { count: sql`${rateLimitWindows.count} + 1` },
+    })
+    .returning({ count: rateLimitWindows.count });
+  if (count === 1) {
+    // First request of a new window: drop this key's finished windows.
+    await db.delete(rateLimitWindows).where(and(eq(rateLimitWindows.keyId, keyId), lt(rateLimitWindows.windowStart, windowStart)));
+  }
+  const resetMs = windowStart + WINDOW_MS;
+  const reset = Math.ceil(resetMs / 1000);
+  const remaining = Math.max(0, limit - count);
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining,
+    reset,
+    headers: {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String(reset),
+    },
+  };
+}
+
+export function rateLimitError(state: RateLimitState, now = Date.now()): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((state.reset * 1000 - now) / 1000));
+  return new ApiError(
+    'RATE_LIMIT_EXCEEDED',
+    `Rate limit of ${state.limit} requests per minute exceeded; retry in ${retryAfter} s`,
+    undefined,
+    { retry_after: retryAfter },
+    { ...state.headers, 'Retry-After': String(retryAfter) },
+  );
+}

@@ -1,0 +1,218 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, asc, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { ApiError, notFound } from '@/lib/api/errors';
+import type { Db } from '@/lib/db/client';
+import { apiKeys, settings, type ApiKeyRow } from '@/lib/db/schema';
+import { newId } from '@/lib/ids';
+import { isAdministrator, ungrantableScopes } from './scopes';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** 32 base-62 characters: about 190 bits of randomness. */
+const SECRET_LENGTH = 32;
+const PREFIX_LENGTH = 12;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The identity behind a request. */
+export interface Principal {
+  keyId: string;
+  name: string;
+  scopes: string[];
+  allowedIps: string[] | null;
+}
+
+/** The id under which the QUARRY_ADMIN_KEY principal is rate-limited and audited. */
+export const ENV_ADMIN_KEY_ID = 'key_environment_admin';
+
+export function generateApiKey(env: 'live' | 'test'): string {
+  let secret = '';
+  for (let i = 0; i < SECRET_LENGTH; i++) secret += ALPHABET[randomInt(ALPHABET.length)];
+  return `sk_${env}_${secret}`;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  key_prefix: string;
+  scopes: string[];
+  allowed_ips: string[] | null;
+  last_used_at: string | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    key_prefix: row.keyPrefix,
+    scopes: row.scopes,
+    allowed_ips: row.allowedIps,
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    expires_at: row.expiresAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Resolves a bearer token to a principal. Throws 401 for a missing, unknown, revoked or expired key.
+ * `adminKey` is the QUARRY_ADMIN_KEY value, accepted as an administrator with every scope.
+ */
+export async function authenticate(db: Db, token: string | null, adminKey: string | undefined, now = new Date()): Promise<Principal> {
+  if (!token) {
+    throw new ApiError('UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"');
+  }
+  if (adminKey && safeEqual(token, adminKey)) {
+    return { keyId: ENV_ADMIN_KEY_ID, name: 'QUARRY_ADMIN_KEY', scopes: ['*'], allowedIps: null };
+  }
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(token))).limit(1);
+  if (!row) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
+  if (row.revokedAt) throw new ApiError('UNAUTHORIZED', 'This API key has been revoked');
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) {
+    throw new ApiError('UNAUTHORIZED', `This API key expired at ${row.expiresAt.toISOString()}`);
+  }
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    // At most one write a minute per key; the condition keeps concurrent requests from all writing.
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(
+        and(
+          eq(apiKeys.id, row.id),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))),
+        ),
+      );
+  }
+  return { keyId: row.id, name: row.name, scopes: row.scopes, allowedIps: row.allowedIps };
+}
+
+export interface CreateApiKeyInput {
+  name: string;
+  scopes?: string[];
+  expires_in_days?: number;
+  allowed_ips?: string[];
+}
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  key: string;
+  key_prefix: string;
+  scopes: string[];
+  allowed_ips: string[] | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+export async function createApiKey(
+  db: Db,
+  creator: Principal,
+  input: CreateApiKeyInput,
+  keyEnv: 'live' | 'test',
+  now = new Date(),
+): Promise<CreatedApiKey> {
+  if (!isAdministrator(creator.scopes)) {
+    throw new ApiError('INSUFFICIENT_SCOPE', 'Creating API keys needs an administrator key (scope "*" or "api-keys:*")', {
+      required_scope: 'api-keys:*',
+    });
+  }
+  const scopes = [...new Set(input.scopes ?? ['*'])];
+  const missing = ungrantableScopes(creator.scopes, scopes);
+  if (missing.length > 0) {
+    throw new ApiError(
+      'INSUFFICIENT_SCOPE',
+      `A key cannot grant scopes it does not hold itself: ${missing.join(', ')}`,
+      { field: 'scopes', ungrantable_scopes: missing },
+    );
+  }
+  const key = generateApiKey(keyEnv);
+  const expiresAt = input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * 86_400_000) : null;
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: newId('apiKey'),
+      name: input.name,
+      keyHash: hashApiKey(key),
+      keyPrefix: key.slice(0, PREFIX_LENGTH),
+      scopes,
+      allowedIps: input.allowed_ips && input.allowed_ips.length > 0 ? [...new Set(input.allowed_ips.map((s) => s.trim()))] : null,
+      expiresAt,
+      createdByKey: creator.keyId,
+      createdAt: now,
+    })
+    .returning();
+  const view = toApiKeyView(row);
+  return {
+    id: view.id,
+    name: view.name,
+    key,
+    key_prefix: view.key_prefix,
+    scopes: view.scopes,
+    allowed_ips: view.allowed_ips,
+    expires_at: view.expires_at,
+    created_at: view.created_at,
+  };
+}
+
+export const API_KEY_SORT_FIELDS = ['created_at', 'name', 'last_used_at', 'expires_at'] as const;
+
+export async function listApiKeys(
+  db: Db,
+  opts: { limit: number; offset: number; sortBy: (typeof API_KEY_SORT_FIELDS)[number]; order: 'asc' | 'desc' },
+): Promise<{ items: ApiKeyView[]; total: number }> {
+  const column = {
+    created_at: apiKeys.createdAt,
+    name: apiKeys.name,
+    last_used_at: apiKeys.lastUsedAt,
+    expires_at: apiKeys.expiresAt,
+  }[opts.sortBy];
+  const dir = opts.order === 'asc' ? asc : desc;
+  const where = isNull(apiKeys.revokedAt);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(apiKeys).where(where).orderBy(dir(column), dir(apiKeys.id)).limit(opts.limit).offset(opts.offset),
+    db.select({ total: count() }).from(apiKeys).where(where),
+  ]);
+  return { items: rows.map(toApiKeyView), total };
+}
+
+export async function revokeApiKey(db: Db, id: string, now = new Date()): Promise<void> {
+  const revoked = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  if (revoked.length === 0) throw notFound('API_KEY_NOT_FOUND', 'API key', id);
+}
+
+/**
+ * On a fresh installation without QUARRY_ADMIN_KEY, creates one administrator key and returns it
+ * (to be printed once). A settings row makes this happen once even when several processes start together.
+ */
+export async function bootstrapAdminKey(db: Db, keyEnv: 'live' | 'test'): Promise<string | null> {
+  const [{ existing }] = await db.select({ existing: count() }).from(apiKeys);
+  if (existing > 0) return null;
+  const claimed = await db
+    .insert(settings)
+    .values({ key: 'bootstrap_admin_key', value: { created_at: new Date().toISOString() } })
+    .onConflictDoNothing()
+    .returning({ key: settings.key });
+  if (claimed.length === 0) return null;
+  const key = generateApiKey(keyEnv);
+  await db.insert(apiKeys).values({
+    id: newId('apiKey'),
+    name: 'Bootstrap administrator',
+    keyHash: hashApiKey(key),
+    keyPrefix: key.slice(0, PREFIX_LENGTH),
+    scopes: ['*'],
+  });
+  return key;
+}

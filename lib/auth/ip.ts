@@ -1,0 +1,55 @@
+import ipaddr from 'ipaddr.js';
+
+/** Parses an IP address, mapping IPv4-mapped IPv6 addresses (::ffff:1.2.3.4) to IPv4. */
+export function parseIp(value: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const trimmed = value.trim().replace(/^\[(.*)\]$/, '$1');
+  if (!ipaddr.isValid(trimmed)) return null;
+  // Only canonical dotted-quad IPv4 (ipaddr.isValid accepts forms like "0x7f.1" too).
+  if (trimmed.includes('.') && !trimmed.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(trimmed)) return null;
+  const addr = ipaddr.parse(trimmed);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (addr as ipaddr.IPv6).toIPv4Address();
+  }
+  return addr;
+}
+
+/** True when `entry` is a valid IP address or CIDR range (IPv4 or IPv6). */
+export function isValidIpOrCidr(entry: string): boolean {
+  if (entry.includes('/')) {
+    try {
+      ipaddr.parseCIDR(entry.trim());
+      const [addr] = entry.split('/');
+      return parseIp(addr) !== null || ipaddr.IPv6.isValid(addr);
+    } catch {
+      return false;
+    }
+  }
+  return parseIp(entry) !== null;
+}
+
+/** True when `ip` matches one of the allowed entries (addresses or CIDR ranges). */
+export function ipAllowed(ip: string | null, allowed: readonly string[]): boolean {
+  if (!ip) return false;
+  const addr = parseIp(ip);
+  if (!addr) return false;
+  for (const entry of allowed) {
+    if (entry.includes('/')) {
+      let range: [ipaddr.IPv4 | ipaddr.IPv6, number];
+      try {
+        range = ipaddr.parseCIDR(entry.trim());
+      } catch {
+        continue;
+      }
+      let [net, bits] = range;
+      if (net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+        net = (net as ipaddr.IPv6).toIPv4Address();
+        bits -= 96;
+      }
+      if (net.kind() === addr.kind() && addr.match([net, bits] as never)) return true;
+    } else {
+      const other = parseIp(entry);
+      if (other && other.kind() === addr.kind() && other.toNormalizedString() === addr.toNormalizedString()) return true;
+    }
+  }
+  return false;
+}

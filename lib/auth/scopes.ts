@@ -1,0 +1,38 @@
+export const SCOPES = [
+  'files:read',
+  'files:write',
+  'files:*',
+  'extractions:read',
+  'extractions:write',
+  'extractions:*',
+  'kb:read',
+  'kb:write',
+  'kb:search',
+  'kb:*',
+  'api-keys:*',
+  'webhooks:*',
+  '*',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** True when the held scopes cover `needed`: the scope itself, its area's `:*`, or `*`. */
+export function hasScope(held: readonly string[], needed: string): boolean {
+  if (held.includes('*') || held.includes(needed)) return true;
+  const area = needed.split(':')[0];
+  return held.includes(`${area}:*`);
+}
+
+/** An administrator holds `*` or `api-keys:*`. */
+export function isAdministrator(held: readonly string[]): boolean {
+  return held.includes('*') || held.includes('api-keys:*');
+}
+
+/** The requested scopes the holder may not hand out, because it does not hold them itself. */
+export function ungrantableScopes(held: readonly string[], requested: readonly string[]): string[] {
+  return requested.filter((s) => !hasScope(held, s));
+}

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  DATABASE_URL: z.string().min(1).optional(),
+  QUARRY_DATA_DIR: z.string().min(1).default('./data'),
+  QUARRY_ADMIN_KEY: z.string().min(16, 'QUARRY_ADMIN_KEY must be at least 16 characters').optional(),
+  QUARRY_KEY_ENV: z.enum(['live', 'test']).default('test'),
+  QUARRY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  QUARRY_TRUST_PROXY: boolish,
+});
+
+export interface Config {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminKey: string | undefined;
+  keyEnv: 'live' | 'test';
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+}
+
+let cached: Config | undefined;
+
+/** Reads the environment once; values are validated so a typo fails at start, not on first use. */
+export function getConfig(): Config {
+  if (cached) return cached;
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  cached = {
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.QUARRY_DATA_DIR),
+    adminKey: e.QUARRY_ADMIN_KEY,
+    keyEnv: e.QUARRY_KEY_ENV,
+    rateLimitPerMinute: e.QUARRY_RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.QUARRY_TRUST_PROXY,
+  };
+  return cached;
+}
+
+/** Forget the cached configuration (tests change the environment between suites). */
+export function resetConfig(): void {
+  cached = undefined;
+}

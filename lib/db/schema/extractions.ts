@@ -1,0 +1,29 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { files } from './files';
+
+export const extractions = pgTable(
+  'extractions',
+  {
+    id: text('id').primaryKey(),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] }).notNull(),
+    mode: text('mode', { enum: ['simple', 'normal', 'advanced'] }).notNull(),
+    options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),
+    progress: integer('progress').notNull().default(0),
+    markdown: text('markdown'),
+    totalPages: integer('total_pages'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    createdByKey: text('created_by_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('extractions_file_id_created_at_idx').on(t.fileId, t.createdAt), index('extractions_status_idx').on(t.status)],
+);
+
+export type ExtractionRow = typeof extractions.$inferSelect;

@@ -1,0 +1,5 @@
+export * from './files';
+export * from './api-keys';
+export * from './events';
+export * from './system';
+export * from './extractions';

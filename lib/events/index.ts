@@ -1,0 +1,62 @@
+import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Db } from '@/lib/db/client';
+import { events, type EventRow } from '@/lib/db/schema';
+import { newId } from '@/lib/ids';
+
+export const EVENT_TYPES = [
+  'file.uploaded',
+  'file.deleted',
+  'extraction.started',
+  'extraction.completed',
+  'extraction.failed',
+  'document.indexing',
+  'document.indexed',
+  'document.index_failed',
+  'document.deleted',
+  'knowledge_base.created',
+  'knowledge_base.deleted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventView {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export function toEventView(row: EventRow): EventView {
+  return { id: row.id, type: row.type, created_at: row.createdAt.toISOString(), data: row.data };
+}
+
+/**
+ * Appends an event to the log. Call it inside the transaction that makes the change,
+ * so the event exists exactly when the change does.
+ */
+export async function recordEvent(
+  tx: DbOrTx,
+  type: EventType,
+  data: Record<string, unknown>,
+  requestId?: string | null,
+): Promise<EventView> {
+  const [row] = await tx
+    .insert(events)
+    .values({ id: newId('event'), type, data, requestId: requestId ?? null })
+    .returning();
+  return toEventView(row);
+}
+
+export async function listEvents(
+  db: Db,
+  opts: { limit: number; offset: number; type?: string },
+): Promise<{ items: EventView[]; total: number }> {
+  const filters: SQL[] = [];
+  if (opts.type) filters.push(eq(events.type, opts.type));
+  const where = filters.length ? and(...filters) : undefined;
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(events).where(where).orderBy(desc(events.createdAt), desc(events.id)).limit(opts.limit).offset(opts.offset),
+    db.select({ total: count() }).from(events).where(where),
+  ]);
+  return { items: rows.map(toEventView), total };
+}

@@ -1,0 +1,53 @@
+import { bootstrapAdminKey } from '@/lib/auth/api-keys';
+import { getConfig } from '@/lib/config';
+import { getDatabase, type DatabaseHandle } from '@/lib/db/client';
+import { getStorage, LocalStorage } from '@/lib/storage';
+
+const globalForStartup = globalThis as unknown as { __quarryReady?: Promise<DatabaseHandle> };
+
+function printBootstrapKey(key: string): void {
+  const line = '='.repeat(72);
+  console.log(
+    [
+      line,
+      'Quarry created an administrator API key for this new installation.',
+      'It is shown only now; store it somewhere safe:',
+      '',
+      `    ${key}`,
+      '',
+      'Use it as "Authorization: Bearer <key>" to create further keys (POST /v1/api-keys).',
+      line,
+    ].join('\n'),
+  );
+}
+
+async function start(): Promise<DatabaseHandle> {
+  const config = getConfig();
+  const handle = await getDatabase();
+  if (!config.adminKey) {
+    const key = await bootstrapAdminKey(handle.db, config.keyEnv);
+    if (key) printBootstrapKey(key);
+  }
+  const storage = getStorage();
+  if (storage instanceof LocalStorage) await storage.sweepStaging();
+  return handle;
+}
+
+/**
+ * Opens and migrates the database and runs one-time start-up work. Called by the server at start
+ * (instrumentation) and awaited by every request, so no request runs against an unmigrated database.
+ */
+export function ensureReady(): Promise<DatabaseHandle> {
+  if (!globalForStartup.__quarryReady) {
+    const starting = start();
+    starting.catch(() => {
+      if (globalForStartup.__quarryReady === starting) globalForStartup.__quarryReady = undefined;
+    });
+    globalForStartup.__quarryReady = starting;
+  }
+  return globalForStartup.__quarryReady;
+}
+
+export function resetReady(): void {
+  globalForStartup.__quarryReady = undefined;
+}

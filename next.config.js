@@ -1,0 +1,10 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // PGlite loads its WebAssembly and extension bundles from its own package directory;
+  // bundling them breaks that lookup, so they are required from node_modules at run time.
+  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'postgres', 'busboy', 'file-type'],
+  poweredByHeader: false,
+  reactStrictMode: true,
+};
+
+export default nextConfig;

@@ -1,0 +1,14 @@
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+let t=Date.now();
+const pg = await PGlite.create({ extensions: { vector } });
+console.log('create', Date.now()-t); t=Date.now();
+await pg.exec('create extension if not exists vector; create table x(a int)');
+console.log('ext', Date.now()-t); t=Date.now();
+const dump = await pg.dumpDataDir('none');
+console.log('dump', Date.now()-t, dump.size); t=Date.now();
+const pg2 = await PGlite.create({ extensions: { vector }, loadDataDir: dump });
+console.log('load', Date.now()-t); t=Date.now();
+console.log((await pg2.query('select count(*) from x')).rows);
+const pg3 = await PGlite.create({ extensions: { vector } });
+console.log('create2', Date.now()-t); t=Date.now();
