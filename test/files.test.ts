@@ -84,7 +84,7 @@ describe('POST /v1/files', () => {
     expect(empty.body.error.code).toBe('INVALID_FILE');
 
     const two = formWith('a.txt', Buffer.from('a'));
-    two.append('file', new Blob([Buffer.from('b')]), 'b.txt');
+    two.append('file', new Blob([new Uint8Array(Buffer.from('b'))]), 'b.txt');
     const twice = await app.call(filesRoute.POST, { method: 'POST', path: '/v1/files', body: two });
     expect(twice.status).toBe(400);
     expect(twice.body.error.code).toBe('INVALID_FILE');

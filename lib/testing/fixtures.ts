@@ -11,7 +11,7 @@ export function fixture(relative: string): Buffer {
 /** A multipart form with a `file` part and optional text fields. */
 export function formWith(filename: string, bytes: Uint8Array, fields: Record<string, string> = {}): FormData {
   const form = new FormData();
-  form.set('file', new Blob([bytes]), filename);
+  form.set('file', new Blob([new Uint8Array(bytes)]), filename);
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   return form;
 }
