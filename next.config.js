@@ -4,6 +4,8 @@ const nextConfig = {
   // bundling them breaks that lookup, so they are required from node_modules at run time.
   serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', 'postgres', 'busboy', 'file-type'],
   poweredByHeader: false,
+  // Type checking is its own step (`npm run typecheck`, run in CI); the build does not repeat it.
+  typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
 };
 

@@ -13,6 +13,7 @@ const envSchema = z.object({
   QUARRY_KEY_ENV: z.enum(['live', 'test']).default('test'),
   QUARRY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   QUARRY_TRUST_PROXY: boolish,
+  QUARRY_SECRET_KEY: z.string().min(16, 'QUARRY_SECRET_KEY must be at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -22,6 +23,7 @@ export interface Config {
   keyEnv: 'live' | 'test';
   rateLimitPerMinute: number;
   trustProxy: boolean;
+  secretKey: string | undefined;
 }
 
 let cached: Config | undefined;
@@ -45,6 +47,7 @@ export function getConfig(): Config {
     keyEnv: e.QUARRY_KEY_ENV,
     rateLimitPerMinute: e.QUARRY_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.QUARRY_TRUST_PROXY,
+    secretKey: e.QUARRY_SECRET_KEY,
   };
   return cached;
 }

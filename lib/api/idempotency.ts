@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
+import { decryptSecret, encryptSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db/client';
 import { idempotencyKeys } from '@/lib/db/schema';
 import { ApiError } from './errors';
@@ -38,7 +39,8 @@ export function validateIdempotencyKey(key: string): void {
   }
 }
 
-function replay(status: number, body: string | null): Response {
+function replay(status: number, sealedBody: string | null): Response {
+  const body = sealedBody === null ? null : decryptSecret(sealedBody);
   return new Response(body, {
     status,
     headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true' },
@@ -52,6 +54,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * fingerprint gets the stored response; a different request under the same key gets 409.
  * Concurrent duplicates wait for the first one instead of running the effect again.
  * Only successful (2xx) responses are stored: after an error the client may retry with the same key.
+ * Stored bodies are encrypted (a created API key's secret is in one) and purged after 24 hours.
  */
 export async function runIdempotent(
   scope: IdempotencyScope,
@@ -64,10 +67,9 @@ export async function runIdempotent(
 
   for (;;) {
     const now = Date.now();
-    // Forget an expired record, or one abandoned by a request that never finished.
-    await db
-      .delete(idempotencyKeys)
-      .where(and(match, lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS))));
+    // Purge expired records (all of them: they may hold secrets), and this key's record if it was
+    // abandoned by a request that never finished.
+    await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(now - IDEMPOTENCY_TTL_MS)));
     await db
       .delete(idempotencyKeys)
       .where(and(match, eq(idempotencyKeys.state, 'processing'), lt(idempotencyKeys.createdAt, new Date(now - ABANDONED_MS))));
@@ -90,7 +92,7 @@ export async function runIdempotent(
         const body = await response.text();
         await db
           .update(idempotencyKeys)
-          .set({ state: 'completed', responseStatus: response.status, responseBody: body, completedAt: new Date() })
+          .set({ state: 'completed', responseStatus: response.status, responseBody: encryptSecret(body), completedAt: new Date() })
           .where(match);
         return new Response(body, { status: response.status, headers: response.headers });
       }

@@ -106,7 +106,7 @@ export async function receiveUpload(
     parser = busboy({
       headers: { 'content-type': contentType },
       defParamCharset: 'utf8',
-      limits: { files: 1, fields: 20, parts: 40, fieldSize: MAX_METADATA_BYTES * 4, fieldNameSize: 200, fileSize: MAX_UPLOAD_BYTES + 1 },
+      limits: { files: 1, fields: 20, parts: 40, fieldSize: MAX_METADATA_BYTES * 4, fieldNameSize: 200, fileSize: MAX_UPLOAD_BYTES + 1024 * 1024 },
     });
   } catch {
     throw new ApiError('INVALID_FILE', 'Malformed multipart/form-data request (missing boundary)', { field: 'file', reason: 'malformed' });
@@ -132,7 +132,10 @@ export async function receiveUpload(
         return;
       }
       const inspector = new UploadInspector(filename);
-      stream.on('limit', () => inspector.destroy(new ApiError('FILE_TOO_LARGE', 'File too large')));
+      // The inspector enforces each type's limit; busboy's own cap above it is only a backstop.
+      stream.on('limit', () =>
+        inspector.destroy(new ApiError('FILE_TOO_LARGE', `File too large: uploads may be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`)),
+      );
       // Errors travel both ways between the part and the inspector; staging reports them.
       pipeline(stream, inspector).catch(() => undefined);
       const promise = storage.stage(inspector).then((staged) => ({ staged, inspector, filename }));

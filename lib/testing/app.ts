@@ -7,6 +7,7 @@ import { CLIENT_IP_HEADER } from '@/lib/api/client-ip';
 import type { RouteHandler } from '@/lib/api/handler';
 import { createApiKey, ENV_ADMIN_KEY_ID } from '@/lib/auth/api-keys';
 import { resetConfig } from '@/lib/config';
+import { resetSecretKey } from '@/lib/crypto/secret-box';
 import { setDatabase, type Db, type DatabaseHandle } from '@/lib/db/client';
 import { apiKeys } from '@/lib/db/schema';
 import { clearMaintenanceCache } from '@/lib/ops/maintenance';
@@ -63,6 +64,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     delete process.env.DATABASE_URL;
     resetConfig();
     resetReady();
+    resetSecretKey();
     clearMaintenanceCache();
     handle = await openTestDatabase(inject('pgliteTemplate'));
     setDatabase(handle);
@@ -73,6 +75,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     setDatabase(undefined);
     setStorage(undefined);
     resetReady();
+    resetSecretKey();
     await handle?.close();
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];

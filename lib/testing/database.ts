@@ -12,6 +12,19 @@ export async function openTestDatabase(pgliteTemplate: string): Promise<Database
     const bytes = fs.readFileSync(pgliteTemplate);
     return openDatabase({ dataDir: null, loadDataDir: new Blob([bytes]), skipMigrations: true });
   }
+  const scratch = await createScratchDatabase(serverUrl);
+  const handle = await openDatabase({ url: scratch.url });
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** Creates an empty database on the PostgreSQL server of `serverUrl`; `drop()` removes it. */
+export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const { default: postgres } = await import('postgres');
   const name = `quarry_test_${randomBytes(6).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -19,11 +32,9 @@ export async function openTestDatabase(pgliteTemplate: string): Promise<Database
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString() });
   return {
-    ...handle,
-    close: async () => {
-      await handle.close();
+    url: url.toString(),
+    drop: async () => {
       const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} });
       await dropper.unsafe(`drop database if exists ${name} with (force)`);
       await dropper.end();

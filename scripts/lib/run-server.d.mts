@@ -1,0 +1,12 @@
+import type { ChildProcess } from 'node:child_process';
+export declare function freePort(): Promise<number>;
+export interface RunningServer {
+  baseUrl: string;
+  port: number;
+  pid: number | undefined;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+export declare function runServer(options?: { env?: Record<string, string>; port?: number; timeoutMs?: number }): Promise<RunningServer>;
