@@ -7,6 +7,7 @@ import * as apiKeysRoute from '@/app/v1/api-keys/route';
 import * as eventsRoute from '@/app/v1/events/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
 import * as filesRoute from '@/app/v1/files/route';
+import { forgetCachedKeys } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/auth/scopes';
 import { apiKeys, idempotencyKeys } from '@/lib/db/schema';
 import { expireKey, useTestApp, type TestResponse } from '@/lib/testing/app';
@@ -371,6 +372,7 @@ describe('key use', () => {
     // Once the minute has passed, the next use writes it again.
     const longAgo = new Date(Date.now() - 61_000);
     await app.db.update(apiKeys).set({ lastUsedAt: longAgo }).where(eq(apiKeys.id, id));
+    forgetCachedKeys(); // the embedded database's in-process key cache does not see direct edits
     expect((await useKey(created.body.key)).status).toBe(200);
     const third = (await keyRow(id)).lastUsedAt;
     expect(third!.getTime()).toBeGreaterThan(longAgo.getTime() + 60_000);

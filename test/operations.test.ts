@@ -55,7 +55,10 @@ describe('GET /health/detailed', () => {
       status: 'healthy',
       version: PACKAGE_VERSION,
       maintenance: { enabled: false },
-      components: { database: { status: 'healthy', kind: 'pglite' }, storage: { status: 'healthy', kind: 'local' } },
+      components: {
+        database: { status: 'healthy', kind: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' },
+        storage: { status: 'healthy', kind: 'local' },
+      },
     });
     expect(typeof res.body.components.database.latency_ms).toBe('number');
   });

@@ -14,6 +14,22 @@ export interface RateLimitState {
   headers: Record<string, string>;
 }
 
+function stateFor(count: number, windowStart: number, limit: number): RateLimitState {
+  const reset = Math.ceil((windowStart + WINDOW_MS) / 1000);
+  const remaining = Math.max(0, limit - count);
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining,
+    reset,
+    headers: {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String(reset),
+    },
+  };
+}
+
 /**
  * Counts one request for `keyId` in the current one-minute window. The counter lives in the
  * database, so the limit holds across every server process sharing it.
@@ -32,20 +48,32 @@ export async function consumeRateLimit(db: Db, keyId: string, limit: number, now
     // First request of a new window: drop this key's finished windows.
     await db.delete(rateLimitWindows).where(and(eq(rateLimitWindows.keyId, keyId), lt(rateLimitWindows.windowStart, windowStart)));
   }
-  const resetMs = windowStart + WINDOW_MS;
-  const reset = Math.ceil(resetMs / 1000);
-  const remaining = Math.max(0, limit - count);
-  return {
-    allowed: count <= limit,
-    limit,
-    remaining,
-    reset,
-    headers: {
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(remaining),
-      'X-RateLimit-Reset': String(reset),
-    },
-  };
+  return stateFor(count, windowStart, limit);
+}
+
+const memory = globalThis as unknown as { __quarryRateLimits?: Map<string, { windowStart: number; count: number }> };
+
+/**
+ * The same fixed windows counted in this process's memory. Exact when only one process serves the
+ * data (the embedded database allows just one), and needs no database round trip.
+ */
+export function consumeRateLimitInMemory(keyId: string, limit: number, now = Date.now()): RateLimitState {
+  const windows = (memory.__quarryRateLimits ??= new Map());
+  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  let entry = windows.get(keyId);
+  if (!entry || entry.windowStart !== windowStart) {
+    if (!entry && windows.size > 100_000) {
+      for (const [id, e] of windows) if (e.windowStart < windowStart) windows.delete(id);
+    }
+    entry = { windowStart, count: 0 };
+    windows.set(keyId, entry);
+  }
+  entry.count += 1;
+  return stateFor(entry.count, windowStart, limit);
+}
+
+export function resetInMemoryRateLimits(): void {
+  memory.__quarryRateLimits = undefined;
 }
 
 export function rateLimitError(state: RateLimitState, now = Date.now()): ApiError {

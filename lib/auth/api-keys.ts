@@ -63,18 +63,50 @@ export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
   };
 }
 
+const keyCache = globalThis as unknown as { __quarryKeyCache?: Map<string, ApiKeyRow> };
+const KEY_CACHE_LIMIT = 10_000;
+
+/** Drops every cached key row (after changing api_keys outside these functions). */
+export function forgetCachedKeys(): void {
+  keyCache.__quarryKeyCache = undefined;
+}
+
+function forgetCachedKey(id: string): void {
+  for (const [hash, row] of keyCache.__quarryKeyCache ?? []) if (row.id === id) keyCache.__quarryKeyCache!.delete(hash);
+}
+
+async function findKey(db: Db, hash: string, cache: boolean): Promise<ApiKeyRow | undefined> {
+  const cached = cache ? keyCache.__quarryKeyCache?.get(hash) : undefined;
+  if (cached) return cached;
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash)).limit(1);
+  if (row && cache) {
+    const map = (keyCache.__quarryKeyCache ??= new Map());
+    if (map.size >= KEY_CACHE_LIMIT) map.clear();
+    map.set(hash, row);
+  }
+  return row;
+}
+
 /**
  * Resolves a bearer token to a principal. Throws 401 for a missing, unknown, revoked or expired key.
  * `adminKey` is the QUARRY_ADMIN_KEY value, accepted as an administrator with every scope.
+ * With `cache` (only when this process is the database's sole user, as with the embedded database)
+ * key rows are kept in memory; revoking through revokeApiKey updates the cache.
  */
-export async function authenticate(db: Db, token: string | null, adminKey: string | undefined, now = new Date()): Promise<Principal> {
+export async function authenticate(
+  db: Db,
+  token: string | null,
+  adminKey: string | undefined,
+  now = new Date(),
+  { cache = false }: { cache?: boolean } = {},
+): Promise<Principal> {
   if (!token) {
     throw new ApiError('UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"');
   }
   if (adminKey && safeEqual(token, adminKey)) {
     return { keyId: ENV_ADMIN_KEY_ID, name: 'QUARRY_ADMIN_KEY', scopes: ['*'], allowedIps: null };
   }
-  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hashApiKey(token))).limit(1);
+  const row = await findKey(db, hashApiKey(token), cache);
   if (!row) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
   if (row.revokedAt) throw new ApiError('UNAUTHORIZED', 'This API key has been revoked');
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) {
@@ -91,6 +123,7 @@ export async function authenticate(db: Db, token: string | null, adminKey: strin
           or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))),
         ),
       );
+    row.lastUsedAt = now;
   }
   return { keyId: row.id, name: row.name, scopes: row.scopes, allowedIps: row.allowedIps };
 }
@@ -190,6 +223,7 @@ export async function revokeApiKey(db: Db, id: string, now = new Date()): Promis
     .set({ revokedAt: now })
     .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
+  forgetCachedKey(id);
   if (revoked.length === 0) throw notFound('API_KEY_NOT_FOUND', 'API key', id);
 }
 

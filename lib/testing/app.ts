@@ -5,12 +5,13 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { CLIENT_IP_HEADER } from '@/lib/api/client-ip';
 import type { RouteHandler } from '@/lib/api/handler';
-import { createApiKey, ENV_ADMIN_KEY_ID } from '@/lib/auth/api-keys';
+import { createApiKey, ENV_ADMIN_KEY_ID, forgetCachedKeys } from '@/lib/auth/api-keys';
 import { resetConfig } from '@/lib/config';
 import { resetSecretKey } from '@/lib/crypto/secret-box';
 import { setDatabase, type Db, type DatabaseHandle } from '@/lib/db/client';
 import { apiKeys } from '@/lib/db/schema';
 import { clearMaintenanceCache } from '@/lib/ops/maintenance';
+import { resetInMemoryRateLimits } from '@/lib/api/rate-limit';
 import { resetReady } from '@/lib/ops/startup';
 import { LocalStorage, setStorage } from '@/lib/storage';
 import { openTestDatabase } from './database';
@@ -65,6 +66,8 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     resetConfig();
     resetReady();
     resetSecretKey();
+    resetInMemoryRateLimits();
+    forgetCachedKeys();
     clearMaintenanceCache();
     handle = await openTestDatabase(inject('pgliteTemplate'));
     setDatabase(handle);
@@ -127,4 +130,5 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
 /** Moves a key's expiry into the past. */
 export async function expireKey(db: Db, id: string): Promise<void> {
   await db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, id));
+  forgetCachedKeys();
 }
