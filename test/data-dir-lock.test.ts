@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/lib/db/client';
-import { acquireDataDirLock, DataDirLockedError, type DataDirLock } from '@/lib/db/data-dir-lock';
+import { acquireDataDirLock, DataDirLockedError, HOLDER_STALE_MS, type DataDirLock } from '@/lib/db/data-dir-lock';
 
 const ROOT = path.resolve(__dirname, '..');
 let tmp = '';
@@ -165,6 +165,21 @@ describe('acquireDataDirLock', () => {
     // And the child cannot take the directory this process holds.
     const refused = startChild('try', two);
     expect(await refused.line).toContain('DataDirLockedError');
+  });
+
+  it('refuses while a holder on another host keeps its heartbeat fresh, and takes over once it stops', async () => {
+    const dir = newDir('foreign');
+    const holder = path.join(fs.realpathSync(dir), 'quarry.lock');
+    fs.writeFileSync(holder, JSON.stringify({ pid: 4242, hostname: 'other-container', startedAt: new Date().toISOString() }));
+    const err = await acquireDataDirLock(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DataDirLockedError);
+    expect((err as Error).message).toContain('pid 4242 on other-container');
+
+    const stale = new Date(Date.now() - HOLDER_STALE_MS - 1000);
+    fs.utimesSync(holder, stale, stale);
+    const lock = await acquireDataDirLock(dir);
+    locks.push(lock);
+    expect(JSON.parse(fs.readFileSync(holder, 'utf8'))).toMatchObject({ pid: process.pid, hostname: os.hostname() });
   });
 
   it('creates a data directory that does not exist yet', async () => {

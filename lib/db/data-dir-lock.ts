@@ -42,10 +42,33 @@ function writeHolder(file: string): void {
   fs.writeFileSync(file, JSON.stringify(info));
 }
 
+/** The holder rewrites its file's time this often; a file older than HOLDER_STALE_MS is from a dead holder. */
+const HEARTBEAT_MS = 5_000;
+export const HOLDER_STALE_MS = 20_000;
+
+/**
+ * A live holder on another host (a container in its own network namespace sharing the volume)
+ * cannot see our abstract socket: its heartbeat file is what tells us it is there.
+ */
+function foreignLiveHolder(holderFile: string): string | null {
+  let stat: fs.Stats;
+  let info: HolderInfo;
+  try {
+    stat = fs.statSync(holderFile);
+    info = JSON.parse(fs.readFileSync(holderFile, 'utf8')) as HolderInfo;
+  } catch {
+    return null;
+  }
+  if (info.hostname === os.hostname()) return null; // same host: the socket already decided
+  if (Date.now() - stat.mtimeMs > HOLDER_STALE_MS) return null;
+  return readHolder(holderFile);
+}
+
 /**
  * On Linux the lock is a listening socket in the abstract namespace named after the data directory:
  * binding is atomic and the kernel releases it when the process dies, even on kill -9,
- * so a crashed server never leaves a stale lock behind.
+ * so a crashed server never leaves a stale lock behind. Hosts that share the directory but not the
+ * network namespace are kept apart by the holder file's heartbeat.
  */
 function acquireAbstractSocket(dataDir: string, holderFile: string): Promise<DataDirLock> {
   const name = `\0quarry-data-dir-${createHash('sha256').update(dataDir).digest('hex').slice(0, 32)}`;
@@ -57,10 +80,18 @@ function acquireAbstractSocket(dataDir: string, holderFile: string): Promise<Dat
     });
     server.listen(name, () => {
       server.unref();
+      const foreign = foreignLiveHolder(holderFile);
+      if (foreign) {
+        server.close();
+        reject(new DataDirLockedError(dataDir, foreign));
+        return;
+      }
       writeHolder(holderFile);
+      const heartbeat = startHeartbeat(holderFile);
       resolve({
         release: () =>
           new Promise<void>((done) => {
+            clearInterval(heartbeat);
             fs.rmSync(holderFile, { force: true });
             server.close(() => done());
           }),
@@ -78,14 +109,37 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Elsewhere: an exclusive lock file holding the owner's pid, taken over only when that process is gone. */
+/** Keeps the holder file's time fresh so other hosts can tell a live holder from a dead one. */
+function startHeartbeat(holderFile: string): NodeJS.Timeout {
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    try {
+      fs.utimesSync(holderFile, now, now);
+    } catch {
+      writeHolder(holderFile);
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  return heartbeat;
+}
+
+/**
+ * Elsewhere: an exclusive lock file holding the owner's pid and a heartbeat, taken over only when
+ * that process is gone (same host) or its heartbeat has stopped (another host).
+ */
 function acquirePidFile(dataDir: string, holderFile: string): DataDirLock {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = fs.openSync(holderFile, 'wx');
       fs.writeSync(fd, JSON.stringify({ pid: process.pid, hostname: os.hostname(), startedAt: new Date().toISOString() }));
       fs.closeSync(fd);
-      return { release: async () => fs.rmSync(holderFile, { force: true }) };
+      const heartbeat = startHeartbeat(holderFile);
+      return {
+        release: async () => {
+          clearInterval(heartbeat);
+          fs.rmSync(holderFile, { force: true });
+        },
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       let info: HolderInfo | undefined;
@@ -94,9 +148,8 @@ function acquirePidFile(dataDir: string, holderFile: string): DataDirLock {
       } catch {
         info = undefined;
       }
-      if (info && info.hostname === os.hostname() && info.pid !== process.pid && processAlive(info.pid)) {
-        throw new DataDirLockedError(dataDir, readHolder(holderFile));
-      }
+      const sameHostAlive = info && info.hostname === os.hostname() && info.pid !== process.pid && processAlive(info.pid);
+      if (sameHostAlive || foreignLiveHolder(holderFile)) throw new DataDirLockedError(dataDir, readHolder(holderFile));
       fs.rmSync(holderFile, { force: true });
     }
   }
