@@ -1,8 +1,7 @@
-import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: { alias: { '@': import.meta.dirname } },
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts', 'lib/**/*.test.ts'],

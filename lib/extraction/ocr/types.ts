@@ -1,0 +1,22 @@
+import type { OcrLanguage } from '../types';
+
+export interface OcrOutput {
+  /** Recognised text: lines separated by "\n", blocks (paragraphs) by a blank line. */
+  text: string;
+  /** Mean word confidence, 0–100 (0 when no words were found). */
+  meanConfidence: number;
+  /** Number of recognised words. */
+  words: number;
+}
+
+/** OCR as the PDF and image extractors use it; one instance per extraction task. */
+export interface OcrService {
+  /** Which engine answers: "tesseract-cli", "tesseract.js" or "cloud". */
+  readonly engine: string;
+  /** Recognises an image file (PNG, JPEG, TIFF, WebP, BMP). */
+  recognizeImage(path: string, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput>;
+  /** Renders one PDF page (1-based) at its embedded image resolution and recognises it. */
+  recognizePdfPage(pdfPath: string, page: number, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput>;
+  /** Frees engine resources (workers, temp files). */
+  close(): Promise<void>;
+}

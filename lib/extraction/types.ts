@@ -1,0 +1,93 @@
+/**
+ * The contract between the extraction orchestrator (which runs in a worker process) and the
+ * format extractors (PDF, OCR, Office, text). Extractors are plain async functions over a file
+ * on disk; they report progress per page and stop when `signal` aborts.
+ */
+export const EXTRACTION_MODES = ['simple', 'normal', 'advanced'] as const;
+export type ExtractionMode = (typeof EXTRACTION_MODES)[number];
+
+export const OCR_LANGUAGES = ['zh', 'en', 'ja', 'ko'] as const;
+export type OcrLanguage = (typeof OCR_LANGUAGES)[number];
+
+export const OCR_PROVIDERS = ['default', 'tesseract', 'cloud'] as const;
+export type OcrProvider = (typeof OCR_PROVIDERS)[number];
+
+export interface ExtractionOptions {
+  language?: OcrLanguage;
+  ocr_provider: OcrProvider;
+  extract_tables: boolean;
+  preserve_layout: boolean;
+}
+
+export interface ExtractInput {
+  /** Path of the stored file (read-only). */
+  path: string;
+  /** MIME type decided at upload (see lib/files/types.ts). */
+  mimeType: string;
+  /** Extension with the dot, lower case (".pdf"). */
+  extension: string;
+  mode: ExtractionMode;
+  options: ExtractionOptions;
+  /** Called after each page (or unit: sheet, slide) with pages done and the total. */
+  onProgress: (done: number, total: number) => void;
+  /** Aborted when the task is cancelled or times out; check it between pages. */
+  signal: AbortSignal;
+  /** Refuse documents with more pages than this (TOO_MANY_PAGES). */
+  maxPages: number;
+  /** A scratch directory for temporary files, removed by the caller afterwards. */
+  tmpDir: string;
+}
+
+export interface DocumentMetadata {
+  title?: string;
+  author?: string;
+  /** ISO 8601. */
+  created_date?: string;
+  [key: string]: unknown;
+}
+
+export interface ExtractResult {
+  /**
+   * The document as GitHub-flavoured Markdown. Paged formats start each page with a marker line
+   * `<!-- page N -->` (1-based) so later stages can cite pages.
+   */
+  markdown: string;
+  totalPages: number;
+  metadata: DocumentMetadata;
+}
+
+export const EXTRACTION_ERROR_CODES = [
+  'OCR_FAILED',
+  'ENCRYPTED_DOCUMENT',
+  'CORRUPT_DOCUMENT',
+  'EXTRACTION_TIMEOUT',
+  'TOO_MANY_PAGES',
+  'UNSUPPORTED_FORMAT',
+  'CANCELLED',
+  'INTERNAL_ERROR',
+] as const;
+export type ExtractionErrorCode = (typeof EXTRACTION_ERROR_CODES)[number];
+
+/** A failure that ends the task (no retry), with a message for people. */
+export class ExtractionError extends Error {
+  constructor(
+    readonly code: ExtractionErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExtractionError';
+  }
+}
+
+export function pageMarker(page: number): string {
+  return `<!-- page ${page} -->`;
+}
+
+/** Throws CANCELLED when the signal has aborted (call between pages). */
+export function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) {
+    const reason = signal.reason;
+    if (reason instanceof ExtractionError) throw reason;
+    throw new ExtractionError('CANCELLED', 'The extraction was cancelled');
+  }
+}
