@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -14,6 +15,10 @@ const envSchema = z.object({
   QUARRY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   QUARRY_TRUST_PROXY: boolish,
   QUARRY_SECRET_KEY: z.string().min(16, 'QUARRY_SECRET_KEY must be at least 16 characters').optional(),
+  QUARRY_EXTRACTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  QUARRY_EXTRACTION_TIMEOUT_S: z.coerce.number().int().min(1).default(600),
+  QUARRY_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
+  QUARRY_MAX_PAGES: z.coerce.number().int().min(1).default(2000),
 });
 
 export interface Config {
@@ -24,6 +29,7 @@ export interface Config {
   rateLimitPerMinute: number;
   trustProxy: boolean;
   secretKey: string | undefined;
+  extraction: { concurrency: number; timeoutMs: number; memoryMb: number; maxPages: number };
 }
 
 let cached: Config | undefined;
@@ -48,6 +54,12 @@ export function getConfig(): Config {
     rateLimitPerMinute: e.QUARRY_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.QUARRY_TRUST_PROXY,
     secretKey: e.QUARRY_SECRET_KEY,
+    extraction: {
+      concurrency: e.QUARRY_EXTRACTION_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
+      timeoutMs: e.QUARRY_EXTRACTION_TIMEOUT_S * 1000,
+      memoryMb: e.QUARRY_EXTRACTION_MEMORY_MB,
+      maxPages: e.QUARRY_MAX_PAGES,
+    },
   };
   return cached;
 }

@@ -13,6 +13,7 @@ export const ID_PREFIXES = {
   event: 'evt',
   delivery: 'del',
   request: 'req',
+  run: 'run',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

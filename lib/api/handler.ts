@@ -9,7 +9,7 @@ import { getMaintenance, maintenanceMessage } from '@/lib/ops/maintenance';
 import { ensureReady } from '@/lib/ops/startup';
 import { getStorage } from '@/lib/storage';
 import { clientIp } from './client-ip';
-import { ApiError, errorResponse, isApiError } from './errors';
+import { ApiError, errorResponse, isApiError, type ErrorCode } from './errors';
 import { fingerprintOf, runIdempotent, validateIdempotencyKey } from './idempotency';
 import { consumeRateLimit, consumeRateLimitInMemory, rateLimitError } from './rate-limit';
 
@@ -27,6 +27,8 @@ export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends
   idempotent?: boolean;
   /** Still served while maintenance mode is on (health and /admin routes). */
   duringMaintenance?: boolean;
+  /** Validation failures of these fields answer with their own error code instead of INVALID_REQUEST. */
+  fieldErrors?: Record<string, ErrorCode>;
 }
 
 export interface HandlerContext<P, Q, B> {
@@ -78,19 +80,24 @@ export function otherMethods(...allowed: (typeof METHODS)[number][]): Record<(ty
   return Object.fromEntries(METHODS.map((m) => [m, handler])) as Record<(typeof METHODS)[number], RouteHandler>;
 }
 
-function validationError(error: z.ZodError, where: string): ApiError {
+function validationError(error: z.ZodError, where: string, fieldErrors: Record<string, ErrorCode> = {}): ApiError {
   const issues = error.issues.map((issue) => ({
     field: issue.path.length > 0 ? issue.path.join('.') : where,
     reason: issue.message,
   }));
   const first = issues[0];
-  return new ApiError('INVALID_REQUEST', `Invalid ${where}: ${first.field}: ${first.reason}`, { ...first, issues });
+  return new ApiError(fieldErrors[first.field] ?? 'INVALID_REQUEST', `Invalid ${where}: ${first.field}: ${first.reason}`, { ...first, issues });
 }
 
-function parseWith<T extends z.ZodType>(schema: T | undefined, value: unknown, where: string): Output<T> {
+function parseWith<T extends z.ZodType>(
+  schema: T | undefined,
+  value: unknown,
+  where: string,
+  fieldErrors?: Record<string, ErrorCode>,
+): Output<T> {
   if (!schema) return undefined as Output<T>;
   const result = schema.safeParse(value);
-  if (!result.success) throw validationError(result.error, where);
+  if (!result.success) throw validationError(result.error, where, fieldErrors);
   return result.data as Output<T>;
 }
 
@@ -200,7 +207,7 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
       const params = parseWith(config.params, await routeContext.params, 'path parameter');
       const query = parseWith(config.query, Object.fromEntries(url.searchParams), 'query parameter');
       let body = undefined as Output<B>;
-      if (config.body) body = parseWith(config.body, await readJsonBody(request), 'request body');
+      if (config.body) body = parseWith(config.body, await readJsonBody(request), 'request body', config.fieldErrors);
 
       const idempotencyKey = config.idempotent ? request.headers.get('idempotency-key') : null;
       if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);

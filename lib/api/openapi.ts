@@ -3,6 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { VERSION } from '@/lib/version';
 import { apiKeyIdParams, apiKeyListQuery, apiKeyListSchema, createApiKeyBody, createdApiKeySchema } from './schemas/api-keys';
 import { errorSchema, paginationQuery } from './schemas/common';
+import { createdExtractionSchema, createExtractionBody, extractionIdParams, extractionSchema } from './schemas/extractions';
 import { fileIdParams, fileListQuery, fileListSchema, fileSchema, fileTypesSchema, uploadSchema } from './schemas/files';
 import {
   detailedHealthSchema,
@@ -97,6 +98,31 @@ const paths: ZodOpenApiPathsObject = {
     get: op('Extractions of a file', 'extractions:read', {
       requestParams: { path: fileIdParams, query: paginationQuery },
       responses: { '200': { description: 'A page of extraction tasks', ...jsonContent(extractionListSchema) }, ...errors('FILE_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/extractions': {
+    post: op('Create an extraction task', 'extractions:write', {
+      requestParams: { header: idempotencyHeader },
+      requestBody: jsonContent(createExtractionBody),
+      responses: {
+        '201': { description: 'Queued', ...jsonContent(createdExtractionSchema) },
+        ...errors('INVALID_FILE_ID', 'INVALID_REQUEST', 'FILE_NOT_FOUND', 'UNSUPPORTED_FORMAT', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+  },
+  '/v1/extractions/{extraction_id}': {
+    get: op('Extraction status and result (a failed task also answers 200)', 'extractions:read', {
+      requestParams: { path: extractionIdParams },
+      responses: { '200': { description: 'The task; fields depend on its status', ...jsonContent(extractionSchema) }, ...errors('EXTRACTION_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/extractions/{extraction_id}/cancel': {
+    post: op('Cancel a pending or running extraction (it ends failed with CANCELLED)', 'extractions:write', {
+      requestParams: { path: extractionIdParams },
+      responses: {
+        '200': { description: 'The task after the request', ...jsonContent(extractionSchema) },
+        ...errors('EXTRACTION_NOT_FOUND', 'EXTRACTION_NOT_CANCELLABLE', 'INSUFFICIENT_SCOPE'),
+      },
     }),
   },
   '/v1/api-keys': {

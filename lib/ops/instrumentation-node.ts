@@ -1,13 +1,20 @@
 import { closeDatabase } from '@/lib/db/client';
+import { getExtractionPool } from '@/lib/extraction/pool';
+import { startWorkflowEngine, stopWorkflowEngine } from '@/lib/workflows/engine';
 import { ensureReady } from './startup';
 
 export async function startQuarry(): Promise<void> {
   try {
-    await ensureReady();
+    const handle = await ensureReady();
+    await startWorkflowEngine(handle);
   } catch (err) {
     console.error(`Quarry could not start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
-  // The server calls this on SIGTERM/SIGINT so the embedded database is closed cleanly.
-  (globalThis as { __quarryShutdown?: () => Promise<void> }).__quarryShutdown = closeDatabase;
+  // The server calls this on SIGTERM/SIGINT: stop taking work, stop extractions, close the database.
+  (globalThis as { __quarryShutdown?: () => Promise<void> }).__quarryShutdown = async () => {
+    await getExtractionPool().close();
+    await stopWorkflowEngine();
+    await closeDatabase();
+  };
 }

@@ -26,6 +26,10 @@ export class LocalStorage implements Storage {
     return path.join(this.objects, shard, key);
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   async stage(body: Readable): Promise<StagedObject> {
     await fsp.mkdir(this.staging, { recursive: true });
     const tmp = path.join(this.staging, randomUUID());

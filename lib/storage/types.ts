@@ -15,6 +15,8 @@ export interface Storage {
   read(key: string): Promise<{ stream: Readable; size: number }>;
   /** Removes an object; succeeds when it is already gone. */
   delete(key: string): Promise<void>;
+  /** A path on this machine holding the object's bytes, when the backend keeps them on local disk. */
+  localPath?(key: string): string;
   /** Writes, reads back and deletes a small object to prove the backend works. */
   probe(): Promise<void>;
 }

@@ -18,6 +18,7 @@ export const extractions = pgTable(
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
     createdByKey: text('created_by_key'),
+    cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),

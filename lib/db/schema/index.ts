@@ -3,3 +3,4 @@ export * from './api-keys';
 export * from './events';
 export * from './system';
 export * from './extractions';
+export * from './workflows';

@@ -1,0 +1,42 @@
+import { eventType } from 'inngest';
+import { WORKFLOWS } from '@/lib/workflows/registry';
+import type { StepTools, WorkflowDefinition } from '@/lib/workflows/types';
+import { inngest } from './client';
+
+type InngestStep = {
+  run: (id: string, fn: () => Promise<unknown>) => Promise<unknown>;
+  sleep: (id: string, duration: number) => Promise<void>;
+  sendEvent: (id: string, payload: { name: string; data: Record<string, unknown> }) => Promise<unknown>;
+};
+
+/** Inngest's step tools already satisfy the workflow step interface; this only narrows the types. */
+export function adaptStep(step: InngestStep): StepTools {
+  return {
+    run: <T>(id: string, fn: () => Promise<T>) => step.run(id, fn) as Promise<T>,
+    sleep: (id, durationMs) => step.sleep(id, durationMs),
+    sendEvent: async (id, event) => {
+      await step.sendEvent(id, event);
+    },
+  };
+}
+
+/** The Inngest function wrapping one workflow: same code, Inngest's durable execution. */
+export function toInngestFunction(def: WorkflowDefinition<any>) {
+  return inngest.createFunction(
+    {
+      id: def.name,
+      triggers: [eventType(def.event)],
+      concurrency: { limit: def.concurrency() },
+      retries: Math.min(def.retries, 20) as 0,
+      onFailure: async ({ event, error }) => {
+        const original = (event.data as { event?: { data?: unknown } }).event?.data;
+        const parsed = def.input.safeParse(original);
+        if (parsed.success) await def.onFailure?.(parsed.data, error);
+      },
+    },
+    async ({ event, step, runId, attempt }) =>
+      def.run(def.input.parse(event.data), adaptStep(step as unknown as InngestStep), { runId, attempt }),
+  );
+}
+
+export const functions = WORKFLOWS.map(toInngestFunction);

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { EXTRACTION_MODES, OCR_LANGUAGES, OCR_PROVIDERS } from '@/lib/extraction/types';
+import { idParam, timestamp } from './common';
+
+export const extractionOptionsSchema = z
+  .object({
+    language: z
+      .enum(OCR_LANGUAGES, { error: `language must be one of: ${OCR_LANGUAGES.join(', ')}` })
+      .optional()
+      .meta({ description: 'Document language for OCR: zh (Simplified Chinese), en, ja, ko. Omitted: English' }),
+    ocr_provider: z
+      .enum(OCR_PROVIDERS, { error: `ocr_provider must be one of: ${OCR_PROVIDERS.join(', ')}` })
+      .default('default')
+      .meta({ description: 'default: the best local engine; tesseract; cloud: the HTTP OCR service configured on the server' }),
+    extract_tables: z.boolean({ error: 'extract_tables must be a boolean' }).default(true),
+    preserve_layout: z.boolean({ error: 'preserve_layout must be a boolean' }).default(false),
+  })
+  .meta({ id: 'ExtractionOptions' });
+
+export const createExtractionBody = z
+  .object({
+    file_id: z.string({ error: 'file_id is required and must be a string' }).meta({ example: 'file_01jd0000000000000000000000' }),
+    mode: z
+      .enum(EXTRACTION_MODES, { error: `mode must be one of: ${EXTRACTION_MODES.join(', ')}` })
+      .default('normal')
+      .meta({ description: 'simple: text layer only, no OCR; normal: OCR for pages without text; advanced: OCR every page' }),
+    options: extractionOptionsSchema.prefault({}),
+  })
+  .meta({ id: 'CreateExtraction' });
+
+export const extractionIdParams = idParam('extraction_id', 'ext_01jd0000000000000000000000');
+
+export const extractionSchema = z
+  .object({
+    id: z.string(),
+    file_id: z.string(),
+    status: z.enum(['pending', 'processing', 'completed', 'failed']),
+    mode: z.enum(EXTRACTION_MODES),
+    progress: z.number().int().min(0).max(100).optional().meta({ description: 'While pending or processing' }),
+    markdown: z.string().optional().meta({ description: 'When completed; pages start with <!-- page N -->' }),
+    total_pages: z.number().int().optional(),
+    metadata: z.record(z.string(), z.unknown()).optional().meta({ description: 'title, author, created_date when found' }),
+    error: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'When failed' }),
+    created_at: timestamp,
+    completed_at: timestamp.nullable().optional(),
+  })
+  .meta({ id: 'Extraction' });
+
+export const createdExtractionSchema = z
+  .object({ id: z.string(), file_id: z.string(), status: z.literal('pending'), mode: z.enum(EXTRACTION_MODES), created_at: timestamp })
+  .meta({ id: 'CreatedExtraction' });

@@ -1,0 +1,42 @@
+import { extractDocx, extractXlsx, extractPptx, extractCsv, extractHtml, extractText } from './office';
+import { createOcrService } from './ocr';
+import { extractImage } from './ocr/image';
+import { extractPdf } from './pdf';
+import { isImageType } from './formats';
+import { ExtractionError, type ExtractInput, type ExtractResult } from './types';
+
+const OFFICE: Record<string, (input: ExtractInput) => Promise<ExtractResult>> = {
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': extractDocx,
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': extractXlsx,
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': extractPptx,
+  'text/csv': extractCsv,
+  'text/html': extractHtml,
+  'text/plain': extractText,
+  'text/markdown': extractText,
+};
+
+/** Turns one stored document into Markdown, choosing the extractor by type and OCR by mode. */
+export async function extractDocument(input: ExtractInput): Promise<ExtractResult> {
+  if (input.mimeType === 'application/pdf') {
+    const ocr = input.mode === 'simple' ? null : createOcrService(input.options, input.tmpDir);
+    try {
+      return await extractPdf(input, ocr);
+    } finally {
+      await ocr?.close();
+    }
+  }
+  if (isImageType(input.mimeType)) {
+    if (input.mode === 'simple') {
+      throw new ExtractionError('OCR_FAILED', 'Images can only be read with OCR, which simple mode does not run; use normal or advanced mode');
+    }
+    const ocr = createOcrService(input.options, input.tmpDir);
+    try {
+      return await extractImage(input, ocr);
+    } finally {
+      await ocr.close();
+    }
+  }
+  const extractor = OFFICE[input.mimeType];
+  if (!extractor) throw new ExtractionError('UNSUPPORTED_FORMAT', `Documents of type ${input.mimeType} cannot be extracted`);
+  return extractor(input);
+}

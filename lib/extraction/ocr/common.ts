@@ -1,0 +1,192 @@
+/**
+ * Helpers shared by the OCR engines: language codes, image sniffing, text tidying, the
+ * confidence thresholds and a child-process runner that honours an AbortSignal.
+ */
+import { spawn } from 'node:child_process';
+import { ExtractionError, type OcrLanguage } from '../types';
+import type { OcrOutput } from './types';
+
+/**
+ * A result whose mean word confidence is below this is not trusted: `extractImage` fails with
+ * OCR_FAILED. Measured on the fixtures (see test/extraction-ocr.test.ts): clean pages score
+ * 91–96, the Traditional-Chinese sample read with Simplified data 59–63 (half the characters
+ * right), and pure garbage (vertical manga read as horizontal text, CJK read with the wrong
+ * model) 9–39. 45 sits in the gap.
+ */
+export const MIN_MEAN_CONFIDENCE = 45;
+
+/**
+ * Below this mean confidence the service tries a second reading (the CJK model alone, or the
+ * script OSD detects when no language was given) and keeps the better one. Costs a second
+ * pass only on doubtful pages.
+ */
+export const RETRY_BELOW_CONFIDENCE = 60;
+
+/** Tesseract language codes per API language, primary first. */
+const LANGUAGE_CODES: Record<OcrLanguage, string[]> = {
+  zh: ['chi_sim', 'eng'],
+  ja: ['jpn', 'eng'],
+  ko: ['kor', 'eng'],
+  en: ['eng'],
+};
+
+/** Tesseract languages for an API language; English when none was given. */
+export function tesseractLanguages(language: OcrLanguage | undefined): string[] {
+  return language ? [...LANGUAGE_CODES[language]] : ['eng'];
+}
+
+/** OSD script names (tesseract --psm 0) to the languages that read them. */
+export const SCRIPT_LANGUAGES: Record<string, string[]> = {
+  Han: ['chi_sim', 'eng'],
+  HanS: ['chi_sim', 'eng'],
+  HanT: ['chi_sim', 'eng'],
+  Japanese: ['jpn', 'eng'],
+  Hiragana: ['jpn', 'eng'],
+  Katakana: ['jpn', 'eng'],
+  Hangul: ['kor', 'eng'],
+  Korean: ['kor', 'eng'],
+};
+
+export type ImageFormat = 'png' | 'jpeg' | 'tiff' | 'webp' | 'bmp' | 'gif';
+
+export const IMAGE_CONTENT_TYPES: Record<ImageFormat, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  gif: 'image/gif',
+};
+
+/**
+ * The image format from its first bytes, or null. Engines are only ever given files that pass
+ * this check: the tesseract CLI reads a file it does not recognise as an image as a *list of
+ * image paths*, which would let a crafted upload make it open other files on the server.
+ */
+export function sniffImageFormat(head: Uint8Array): ImageFormat | null {
+  const b = head;
+  const starts = (...bytes: number[]) => bytes.every((v, i) => b[i] === v);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
+  if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
+  if (starts(0x49, 0x49, 0x2a, 0x00) || starts(0x4d, 0x4d, 0x00, 0x2a)) return 'tiff';
+  if (starts(0x49, 0x49, 0x2b, 0x00) || starts(0x4d, 0x4d, 0x00, 0x2b)) return 'tiff';
+  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'webp';
+  if (starts(0x42, 0x4d) && b.length >= 18) return 'bmp';
+  if (starts(0x47, 0x49, 0x46, 0x38)) return 'gif';
+  return null;
+}
+
+// Han, kana and CJK punctuation: scripts written without spaces between words.
+const CJK = '\\u3000-\\u303f\\u3040-\\u30ff\\u31f0-\\u31ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uff01-\\uff60';
+const CJK_SPACE = new RegExp(`([${CJK}]) +(?=[${CJK}])`, 'g');
+
+/**
+ * Removes the spaces Tesseract puts between Chinese or Japanese "words" (each recognised
+ * character group is a word to it); Hangul keeps its spaces, Korean is written with them.
+ */
+export function tidyCjkSpacing(text: string): string {
+  return text.replace(CJK_SPACE, '$1');
+}
+
+/** Joins a line's words with spaces, except between two CJK characters. */
+export function joinWords(words: string[]): string {
+  return tidyCjkSpacing(words.join(' '));
+}
+
+/** Lines and paragraphs (each a list of lines) to the OcrOutput text layout. */
+export function layoutText(paragraphs: string[][]): string {
+  return paragraphs
+    .map((lines) => lines.map((l) => l.trim()).filter((l) => l.length > 0))
+    .filter((lines) => lines.length > 0)
+    .map((lines) => lines.join('\n'))
+    .join('\n\n');
+}
+
+export function meanOf(values: number[]): number {
+  if (values.length === 0) return 0;
+  return values.reduce((a, v) => a + v, 0) / values.length;
+}
+
+/** The better of two readings: more confident, or the only one with words. */
+export function betterOutput(a: OcrOutput, b: OcrOutput): OcrOutput {
+  if (a.words === 0) return b;
+  if (b.words === 0) return a;
+  return b.meanConfidence > a.meanConfidence ? b : a;
+}
+
+/** The error to throw once `signal` has aborted (CANCELLED unless the reason is coded). */
+export function abortError(signal: AbortSignal): ExtractionError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ExtractionError) return reason;
+  return new ExtractionError('CANCELLED', 'The extraction was cancelled');
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  /** Output beyond this many bytes kills the process (default 64 MB). */
+  maxStdout?: number;
+}
+
+/**
+ * Runs a program without a shell and collects its output. Rejects with the spawn error when the
+ * program is missing, and with the abort error (after SIGKILL) when `signal` aborts.
+ */
+export function runProcess(command: string, args: string[], options: RunOptions = {}): Promise<ProcessResult> {
+  const { signal } = options;
+  const maxStdout = options.maxStdout ?? 64 * 1024 * 1024;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const child = spawn(command, args, {
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let err = '';
+    let failure: Error | null = null;
+    const kill = (why: Error) => {
+      failure ??= why;
+      child.kill('SIGKILL');
+    };
+    const onAbort = () => kill(abortError(signal!));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > maxStdout) kill(new Error(`${command} wrote more than ${maxStdout} bytes`));
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (err.length < 64 * 1024) err += chunk.toString('utf8');
+    });
+    child.on('error', (e) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(failure ?? e);
+    });
+    child.on('close', (code) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (failure) reject(failure);
+      else resolve({ code, stdout: Buffer.concat(out), stderr: err });
+    });
+  });
+}
+
+/** The last meaningful lines of a tool's stderr, for error messages. */
+export function stderrTail(stderr: string, lines = 3): string {
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && !/^Estimating resolution/.test(l) && !/^Warning/.test(l))
+    .slice(-lines)
+    .join('; ');
+}

@@ -1,0 +1,183 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ExtractionError, type ExtractInput, type ExtractResult, type ExtractionErrorCode } from './types';
+
+export interface WorkerLimits {
+  /** Wall-clock limit for one task. */
+  timeoutMs: number;
+  /** Resident memory the child may use (JS heap, WebAssembly and native memory together). */
+  memoryMb: number;
+}
+
+export interface WorkerTask {
+  input: Omit<ExtractInput, 'onProgress' | 'signal'>;
+  onProgress: (done: number, total: number) => void;
+  signal: AbortSignal;
+  limits: WorkerLimits;
+}
+
+type ChildMessage =
+  | { type: 'ready' }
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'result'; result: ExtractResult }
+  | { type: 'error'; code: ExtractionErrorCode; message: string };
+
+const TASKS_PER_WORKER = 25;
+const IDLE_MS = 60_000;
+const MEMORY_POLL_MS = 250;
+
+function entryPath(): string {
+  return path.join(process.cwd(), 'lib', 'extraction', 'worker-entry.ts');
+}
+
+function residentMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+    return kb / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+interface PooledWorker {
+  child: ChildProcess;
+  tasks: number;
+  idleTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Extraction child processes, reused for a few tasks each. A task that runs too long, uses too
+ * much memory or is cancelled has its process killed; the next task gets a fresh one.
+ */
+export class ExtractionWorkerPool {
+  private idle: PooledWorker[] = [];
+  private readonly all = new Set<PooledWorker>();
+  private closing = false;
+
+  private spawn(memoryMb: number): PooledWorker {
+    const child = fork(entryPath(), [], {
+      execArgv: ['--import', 'tsx', `--max-old-space-size=${Math.max(256, Math.floor(memoryMb * 0.75))}`],
+      env: { ...process.env, OMP_THREAD_LIMIT: '1', NODE_OPTIONS: '' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
+    const worker: PooledWorker = { child, tasks: 0 };
+    this.all.add(worker);
+    child.once('exit', () => {
+      this.all.delete(worker);
+      this.idle = this.idle.filter((w) => w !== worker);
+      clearTimeout(worker.idleTimer);
+    });
+    return worker;
+  }
+
+  private acquire(memoryMb: number): PooledWorker {
+    const worker = this.idle.pop();
+    if (worker && worker.child.connected) {
+      clearTimeout(worker.idleTimer);
+      return worker;
+    }
+    return this.spawn(memoryMb);
+  }
+
+  private release(worker: PooledWorker): void {
+    if (!worker.child.connected || worker.tasks >= TASKS_PER_WORKER) {
+      worker.child.kill('SIGKILL');
+      return;
+    }
+    worker.idleTimer = setTimeout(() => worker.child.kill('SIGKILL'), IDLE_MS);
+    worker.idleTimer.unref();
+    this.idle.push(worker);
+  }
+
+  run(task: WorkerTask): Promise<ExtractResult> {
+    const worker = this.acquire(task.limits.memoryMb);
+    worker.tasks += 1;
+    const { child } = worker;
+    return new Promise<ExtractResult>((resolve, reject) => {
+      let settled = false;
+      const finish = (error: ExtractionError | null, result?: ExtractResult, keep = false) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(memoryWatch);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        task.signal.removeEventListener('abort', onAbort);
+        if (keep) this.release(worker);
+        else child.kill('SIGKILL');
+        if (error) reject(error);
+        else resolve(result!);
+      };
+      const onMessage = (message: ChildMessage) => {
+        if (message.type === 'progress') task.onProgress(message.done, message.total);
+        else if (message.type === 'result') finish(null, message.result, true);
+        else if (message.type === 'error') finish(new ExtractionError(message.code, message.message), undefined, true);
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        if (this.closing) {
+          // Not the document's fault: the task is retried when the server runs again.
+          settled = true;
+          clearTimeout(timer);
+          clearInterval(memoryWatch);
+          reject(new Error('The extraction was interrupted because the server is shutting down'));
+          return;
+        }
+        finish(
+          new ExtractionError(
+            'INTERNAL_ERROR',
+            `The extraction process stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}) while reading this document`,
+          ),
+        );
+      };
+      const onAbort = () => {
+        const reason = task.signal.reason;
+        finish(reason instanceof ExtractionError ? reason : new ExtractionError('CANCELLED', 'The extraction was cancelled'));
+      };
+      const timer = setTimeout(
+        () =>
+          finish(
+            new ExtractionError(
+              'EXTRACTION_TIMEOUT',
+              `The extraction took longer than the limit of ${Math.round(task.limits.timeoutMs / 1000)} s and was stopped`,
+            ),
+          ),
+        task.limits.timeoutMs,
+      );
+      const memoryWatch = setInterval(() => {
+        if (child.pid && residentMb(child.pid) > task.limits.memoryMb) {
+          finish(
+            new ExtractionError(
+              'RESOURCE_LIMIT_EXCEEDED',
+              `The extraction needed more than the limit of ${task.limits.memoryMb} MB of memory and was stopped`,
+            ),
+          );
+        }
+      }, MEMORY_POLL_MS);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      if (task.signal.aborted) {
+        onAbort();
+        return;
+      }
+      task.signal.addEventListener('abort', onAbort, { once: true });
+      child.send({ type: 'extract', input: task.input });
+    });
+  }
+
+  /** Kills every child (server shutdown, tests). */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const worker of this.all) worker.child.kill('SIGKILL');
+    this.all.clear();
+    this.idle = [];
+  }
+}
+
+const globalForPool = globalThis as unknown as { __quarryExtractionPool?: ExtractionWorkerPool };
+
+export function getExtractionPool(): ExtractionWorkerPool {
+  return (globalForPool.__quarryExtractionPool ??= new ExtractionWorkerPool());
+}

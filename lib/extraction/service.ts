@@ -1,0 +1,95 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { ApiError, notFound } from '@/lib/api/errors';
+import type { ServiceContext } from '@/lib/context';
+import { extractions, type ExtractionRow } from '@/lib/db/schema';
+import { getFileRow } from '@/lib/files/service';
+import { newId } from '@/lib/ids';
+import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
+import { extractionWorkflow } from '@/lib/workflows/extraction';
+import { cloudOcrConfigured, isExtractable, isImageType } from './formats';
+import { failExtraction } from './task';
+import type { ExtractionMode, ExtractionOptions } from './types';
+import { toExtractionView } from './views';
+
+/** `file_` followed by letters and digits: anything else cannot name a file. */
+const FILE_ID_SHAPE = /^file_[A-Za-z0-9]{1,64}$/;
+
+export interface CreateExtractionInput {
+  file_id: string;
+  mode: ExtractionMode;
+  options: ExtractionOptions;
+}
+
+export async function createExtraction(ctx: ServiceContext, input: CreateExtractionInput): Promise<Record<string, unknown>> {
+  if (!FILE_ID_SHAPE.test(input.file_id)) {
+    throw new ApiError('INVALID_FILE_ID', `"${input.file_id.slice(0, 100)}" is not a file id (file ids look like file_01j…)`, {
+      field: 'file_id',
+      reason: 'not a file id',
+    });
+  }
+  const file = await getFileRow(ctx, input.file_id);
+  if (!isExtractable(file.contentType)) {
+    throw new ApiError('UNSUPPORTED_FORMAT', `Files of type ${file.contentType} cannot be extracted`, { content_type: file.contentType });
+  }
+  if (input.mode === 'simple' && isImageType(file.contentType)) {
+    throw new ApiError('INVALID_REQUEST', 'Images can only be read with OCR, which simple mode does not run; use normal or advanced mode', {
+      field: 'mode',
+      reason: 'simple mode cannot read images',
+    });
+  }
+  if (input.options.ocr_provider === 'cloud' && !cloudOcrConfigured()) {
+    throw new ApiError('INVALID_REQUEST', 'The cloud OCR provider is not configured on this server (set QUARRY_OCR_CLOUD_URL); use "default" or "tesseract"', {
+      field: 'options.ocr_provider',
+      reason: 'cloud OCR not configured',
+    });
+  }
+  const row = await ctx.db.transaction(async (tx) => {
+    const now = new Date();
+    const [created] = await tx
+      .insert(extractions)
+      .values({
+        id: newId('extraction'),
+        fileId: file.id,
+        status: 'pending',
+        mode: input.mode,
+        options: { ...input.options },
+        createdByKey: ctx.principal?.keyId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await enqueueWorkflow(tx, extractionWorkflow, { extraction_id: created.id }, now);
+    return created;
+  });
+  notifyWorkflows();
+  return { id: row.id, file_id: row.fileId, status: row.status, mode: row.mode, created_at: row.createdAt.toISOString() };
+}
+
+async function findExtraction(ctx: ServiceContext, id: string): Promise<ExtractionRow> {
+  const [row] = await ctx.db.select().from(extractions).where(eq(extractions.id, id)).limit(1);
+  if (!row) throw notFound('EXTRACTION_NOT_FOUND', 'Extraction', id);
+  return row;
+}
+
+export async function getExtraction(ctx: ServiceContext, id: string): Promise<Record<string, unknown>> {
+  return toExtractionView(await findExtraction(ctx, id));
+}
+
+/**
+ * Cancels a task that has not ended: a pending one fails at once with CANCELLED; a running one is
+ * stopped by its runner (which checks every second) and then fails with CANCELLED.
+ */
+export async function cancelExtraction(ctx: ServiceContext, id: string): Promise<Record<string, unknown>> {
+  const row = await findExtraction(ctx, id);
+  if (row.status === 'completed' || row.status === 'failed') {
+    throw new ApiError('EXTRACTION_NOT_CANCELLABLE', `Extraction ${id} has already ${row.status === 'completed' ? 'completed' : 'failed'}`, {
+      status: row.status,
+    });
+  }
+  await ctx.db
+    .update(extractions)
+    .set({ cancelRequestedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(extractions.id, id), inArray(extractions.status, ['pending', 'processing'])));
+  if (row.status === 'pending') await failExtraction(ctx, id, 'CANCELLED', 'The extraction was cancelled');
+  return toExtractionView(await findExtraction(ctx, id));
+}

@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, eq, inArray } from 'drizzle-orm';
+import { getConfig } from '@/lib/config';
+import type { ServiceContext } from '@/lib/context';
+import { extractions, files, type ExtractionRow } from '@/lib/db/schema';
+import { recordEvent } from '@/lib/events';
+import { getExtractionPool } from './pool';
+import { ExtractionError, type ExtractionOptions, type ExtractResult } from './types';
+
+const PROGRESS_WRITE_MS = 500;
+const CANCEL_POLL_MS = 1000;
+
+export type TaskOutcome = { status: 'completed' | 'failed' | 'skipped' };
+
+async function load(ctx: ServiceContext, id: string): Promise<ExtractionRow | undefined> {
+  const [row] = await ctx.db.select().from(extractions).where(eq(extractions.id, id)).limit(1);
+  return row;
+}
+
+/** pending → processing, with its extraction.started event. Returns false when there is nothing to do. */
+export async function startExtraction(ctx: ServiceContext, id: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(extractions)
+      .set({ status: 'processing', progress: 0, startedAt: now, updatedAt: now })
+      .where(and(eq(extractions.id, id), eq(extractions.status, 'pending')))
+      .returning();
+    if (!row) {
+      const [current] = await tx.select({ status: extractions.status }).from(extractions).where(eq(extractions.id, id));
+      return current?.status === 'processing'; // resumed after a restart
+    }
+    await recordEvent(tx, 'extraction.started', { extraction_id: id, file_id: row.fileId, status: 'processing', mode: row.mode }, ctx.requestId);
+    return true;
+  });
+}
+
+/** Ends a task as failed (unless it already ended) and records extraction.failed. */
+export async function failExtraction(ctx: ServiceContext, id: string, code: string, message: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(extractions)
+      .set({ status: 'failed', errorCode: code, errorMessage: message, completedAt: now, updatedAt: now })
+      .where(and(eq(extractions.id, id), inArray(extractions.status, ['pending', 'processing'])))
+      .returning();
+    if (!row) return false;
+    await recordEvent(
+      tx,
+      'extraction.failed',
+      { extraction_id: id, file_id: row.fileId, status: 'failed', error: { code, message } },
+      ctx.requestId,
+    );
+    return true;
+  });
+}
+
+async function completeExtraction(ctx: ServiceContext, id: string, result: ExtractResult): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(extractions)
+      .set({
+        status: 'completed',
+        progress: 100,
+        markdown: result.markdown,
+        totalPages: result.totalPages,
+        metadata: result.metadata,
+        completedAt: now,
+        updatedAt: now,
+      })
+      .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
+      .returning({ fileId: extractions.fileId });
+    if (!row) return false;
+    await recordEvent(
+      tx,
+      'extraction.completed',
+      {
+        extraction_id: id,
+        file_id: row.fileId,
+        status: 'completed',
+        total_pages: result.totalPages,
+        markdown_length: result.markdown.length,
+      },
+      ctx.requestId,
+    );
+    return true;
+  });
+}
+
+/** A local path with the file's bytes: the stored object itself when on disk, else a copy in `tmpDir`. */
+async function localCopy(ctx: ServiceContext, storageKey: string, extension: string, tmpDir: string): Promise<string> {
+  const direct = ctx.storage.localPath?.(storageKey);
+  if (direct && fs.existsSync(direct)) return direct;
+  const target = path.join(tmpDir, `source${extension}`);
+  const { stream } = await ctx.storage.read(storageKey);
+  await pipeline(stream, fs.createWriteStream(target));
+  return target;
+}
+
+/**
+ * Runs one extraction task in a worker process and records its outcome. Document problems end
+ * the task (failed, with a code); anything else is thrown so the workflow retries it.
+ * Safe to call again after a crash: a task that already ended is left alone.
+ */
+export async function runExtractionTask(ctx: ServiceContext, id: string): Promise<TaskOutcome> {
+  const row = await load(ctx, id);
+  if (!row || row.status === 'completed' || row.status === 'failed') return { status: 'skipped' };
+  if (row.cancelRequestedAt) {
+    await failExtraction(ctx, id, 'CANCELLED', 'The extraction was cancelled');
+    return { status: 'failed' };
+  }
+  const [file] = await ctx.db.select().from(files).where(eq(files.id, row.fileId)).limit(1);
+  if (!file) return { status: 'skipped' }; // the file was deleted, taking the task with it
+
+  const { extraction: limits } = getConfig();
+  const tmpDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'quarry-extract-'));
+  const controller = new AbortController();
+  let lastWrite = 0;
+  let pendingProgress: number | null = null;
+  const writeProgress = async (percent: number) => {
+    lastWrite = Date.now();
+    await ctx.db
+      .update(extractions)
+      .set({ progress: percent, updatedAt: new Date() })
+      .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')));
+  };
+  const cancelWatch = setInterval(() => {
+    load(ctx, id)
+      .then((current) => {
+        if (!current || current.cancelRequestedAt || current.status !== 'processing') {
+          controller.abort(new ExtractionError('CANCELLED', 'The extraction was cancelled'));
+        }
+      })
+      .catch(() => undefined);
+  }, CANCEL_POLL_MS);
+  cancelWatch.unref();
+
+  try {
+    const source = await localCopy(ctx, file.storageKey, file.extension, tmpDir);
+    const result = await getExtractionPool().run({
+      input: {
+        path: source,
+        mimeType: file.contentType,
+        extension: file.extension,
+        mode: row.mode,
+        options: row.options as unknown as ExtractionOptions,
+        maxPages: limits.maxPages,
+        tmpDir,
+      },
+      onProgress: (done, total) => {
+        const percent = total > 0 ? Math.min(99, Math.floor((done / total) * 100)) : 0;
+        if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) void writeProgress(percent).catch(() => undefined);
+        else pendingProgress = percent;
+      },
+      signal: controller.signal,
+      limits: { timeoutMs: limits.timeoutMs, memoryMb: limits.memoryMb },
+    });
+    pendingProgress = null;
+    await completeExtraction(ctx, id, result);
+    return { status: 'completed' };
+  } catch (err) {
+    if (err instanceof ExtractionError) {
+      await failExtraction(ctx, id, err.code, err.message);
+      return { status: 'failed' };
+    }
+    throw err;
+  } finally {
+    clearInterval(cancelWatch);
+    if (pendingProgress !== null) await writeProgress(pendingProgress).catch(() => undefined);
+    await fsp.rm(tmpDir, { recursive: true, force: true });
+  }
+}

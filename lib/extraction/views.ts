@@ -1,0 +1,29 @@
+import type { ExtractionRow } from '@/lib/db/schema';
+
+/** The API shape of an extraction task; which fields appear depends on its status. */
+export function toExtractionView(row: ExtractionRow): Record<string, unknown> {
+  const base = { id: row.id, file_id: row.fileId, status: row.status, mode: row.mode };
+  const createdAt = row.createdAt.toISOString();
+  switch (row.status) {
+    case 'processing':
+      return { ...base, progress: row.progress, created_at: createdAt };
+    case 'completed':
+      return {
+        ...base,
+        markdown: row.markdown ?? '',
+        total_pages: row.totalPages ?? 0,
+        metadata: row.metadata ?? {},
+        created_at: createdAt,
+        completed_at: row.completedAt?.toISOString() ?? null,
+      };
+    case 'failed':
+      return {
+        ...base,
+        error: { code: row.errorCode ?? 'INTERNAL_ERROR', message: row.errorMessage ?? 'The extraction failed' },
+        created_at: createdAt,
+        completed_at: row.completedAt?.toISOString() ?? null,
+      };
+    default:
+      return { ...base, progress: 0, created_at: createdAt };
+  }
+}

@@ -1,0 +1,281 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { workflowRuns, workflowSteps, type WorkflowRunRow } from '@/lib/db/schema';
+import { enqueueWorkflowsForEvent } from './dispatch';
+import type { StepTools, WorkflowDefinition } from './types';
+
+/** Thrown inside a run to park it until `until`; the runner turns it into a timer. */
+class SleepSignal {
+  constructor(readonly until: Date) {}
+}
+
+export interface EmbeddedRunnerOptions {
+  db: Db;
+  workflows: WorkflowDefinition<any>[];
+  /** A clock the tests can control. */
+  now?: () => Date;
+  /** How often due runs and timers are looked for (a local enqueue also wakes the runner at once). */
+  pollMs?: number;
+  /** How long a claimed run stays ours without a heartbeat. */
+  leaseMs?: number;
+  /**
+   * This process is the database's only runner (the embedded database): runs left "running" by an
+   * earlier process are reclaimed at start instead of after their lease expires.
+   */
+  exclusive?: boolean;
+}
+
+export function retryDelayMs(attempt: number): number {
+  return Math.min(1000 * 4 ** Math.max(0, attempt - 1), 10 * 60 * 1000);
+}
+
+/**
+ * Runs workflows inside this process with their state in the database: step results are stored
+ * as they complete, sleeps are timers in the runs table, and a lease with heartbeats tells a live
+ * run from one whose process died, so an interrupted run resumes where it stopped.
+ */
+export class EmbeddedRunner {
+  readonly instanceId = `runner_${randomUUID()}`;
+  private readonly db: Db;
+  private readonly defs: Map<string, WorkflowDefinition<any>>;
+  private readonly now: () => Date;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly exclusive: boolean;
+  private readonly active = new Map<string, number>();
+  private readonly inflight = new Set<Promise<void>>();
+  private poller: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | null = null;
+  private tickAgain = false;
+  private started = false;
+  private stopped = false;
+
+  constructor(options: EmbeddedRunnerOptions) {
+    this.db = options.db;
+    this.defs = new Map(options.workflows.map((w) => [w.name, w]));
+    this.now = options.now ?? (() => new Date());
+    this.pollMs = options.pollMs ?? 1000;
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.exclusive = options.exclusive ?? false;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.stopped = false;
+    if (this.exclusive) {
+      await this.db
+        .update(workflowRuns)
+        .set({ leaseExpiresAt: new Date(0) })
+        .where(and(eq(workflowRuns.status, 'running'), sql`${workflowRuns.leaseOwner} is distinct from ${this.instanceId}`));
+    }
+    this.poller = setInterval(() => this.notify(), this.pollMs);
+    this.poller.unref();
+    this.notify();
+  }
+
+  /** Stops claiming new runs and waits for the ones under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poller);
+    await this.ticking;
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Looks for due runs now (called after a local enqueue). */
+  notify(): void {
+    if (this.stopped) return;
+    void this.tick();
+  }
+
+  /** Runs everything that is due until nothing is left or under way (tests). */
+  async drain(): Promise<void> {
+    for (;;) {
+      await this.tick();
+      if (this.inflight.size === 0) {
+        await this.tick();
+        if (this.inflight.size === 0) return;
+      }
+      await Promise.race([...this.inflight]);
+    }
+  }
+
+  private tick(): Promise<void> {
+    if (this.ticking) {
+      this.tickAgain = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      try {
+        do {
+          this.tickAgain = false;
+          for (const def of this.defs.values()) await this.claimAndStart(def);
+        } while (this.tickAgain && !this.stopped);
+      } catch (err) {
+        console.error('workflow runner: polling failed', err);
+      } finally {
+        this.ticking = null;
+      }
+    })();
+    return this.ticking;
+  }
+
+  private async claimAndStart(def: WorkflowDefinition<any>): Promise<void> {
+    const free = def.concurrency() - (this.active.get(def.name) ?? 0);
+    if (free <= 0 || this.stopped) return;
+    const now = this.now();
+    const lease = { leaseOwner: this.instanceId, leaseExpiresAt: new Date(now.getTime() + this.leaseMs), updatedAt: now };
+
+    // Runs whose process died: their lease ran out. Each such interruption counts as an attempt.
+    const orphans = this.db
+      .select({ id: workflowRuns.id })
+      .from(workflowRuns)
+      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'running'), lt(workflowRuns.leaseExpiresAt, now)))
+      .orderBy(asc(workflowRuns.nextRunAt))
+      .limit(free)
+      .for('update', { skipLocked: true });
+    const reclaimed = await this.db
+      .update(workflowRuns)
+      .set({ ...lease, attempt: sql`${workflowRuns.attempt} + 1`, lastError: 'interrupted: the process running it stopped' })
+      .where(inArray(workflowRuns.id, orphans))
+      .returning();
+
+    const due = this.db
+      .select({ id: workflowRuns.id })
+      .from(workflowRuns)
+      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'queued'), lte(workflowRuns.nextRunAt, now)))
+      .orderBy(asc(workflowRuns.nextRunAt))
+      .limit(free - reclaimed.length)
+      .for('update', { skipLocked: true });
+    const claimed =
+      free - reclaimed.length > 0
+        ? await this.db.update(workflowRuns).set({ ...lease, status: 'running' }).where(inArray(workflowRuns.id, due)).returning()
+        : [];
+
+    for (const run of [...reclaimed, ...claimed]) {
+      this.active.set(def.name, (this.active.get(def.name) ?? 0) + 1);
+      const task = this.execute(def, run).finally(() => {
+        this.inflight.delete(task);
+        this.active.set(def.name, (this.active.get(def.name) ?? 1) - 1);
+        this.notify();
+      });
+      this.inflight.add(task);
+    }
+  }
+
+  private mine(runId: string) {
+    return and(eq(workflowRuns.id, runId), eq(workflowRuns.leaseOwner, this.instanceId));
+  }
+
+  private async execute(def: WorkflowDefinition<any>, run: WorkflowRunRow): Promise<void> {
+    const heartbeat = setInterval(() => {
+      const now = this.now();
+      this.db
+        .update(workflowRuns)
+        .set({ leaseExpiresAt: new Date(now.getTime() + this.leaseMs), updatedAt: now })
+        .where(this.mine(run.id))
+        .catch((err) => console.error(`workflow ${run.id}: heartbeat failed`, err));
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    heartbeat.unref();
+
+    let input: Record<string, unknown> = run.input;
+    try {
+      if (run.attempt >= run.maxAttempts) throw new Error(run.lastError ?? 'too many attempts');
+      input = def.input.parse(run.input) as Record<string, unknown>;
+      await def.run(input, this.stepTools(run), { runId: run.id, attempt: run.attempt });
+      const now = this.now();
+      await this.db
+        .update(workflowRuns)
+        .set({ status: 'completed', completedAt: now, updatedAt: now, leaseOwner: null, leaseExpiresAt: null })
+        .where(this.mine(run.id));
+    } catch (err) {
+      const now = this.now();
+      if (err instanceof SleepSignal) {
+        await this.db
+          .update(workflowRuns)
+          .set({ status: 'queued', nextRunAt: err.until, updatedAt: now, leaseOwner: null, leaseExpiresAt: null })
+          .where(this.mine(run.id));
+        return;
+      }
+      const error = err instanceof Error ? err : new Error(String(err));
+      const attempt = Math.max(run.attempt + 1, 1);
+      if (attempt < run.maxAttempts) {
+        await this.db
+          .update(workflowRuns)
+          .set({
+            status: 'queued',
+            attempt,
+            nextRunAt: new Date(now.getTime() + retryDelayMs(attempt)),
+            lastError: error.message,
+            updatedAt: now,
+            leaseOwner: null,
+            leaseExpiresAt: null,
+          })
+          .where(this.mine(run.id));
+        return;
+      }
+      await this.db
+        .update(workflowRuns)
+        .set({ status: 'failed', attempt, lastError: error.message, completedAt: now, updatedAt: now, leaseOwner: null, leaseExpiresAt: null })
+        .where(this.mine(run.id));
+      try {
+        await def.onFailure?.(input, error);
+      } catch (failureErr) {
+        console.error(`workflow ${run.id}: onFailure failed`, failureErr);
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private stepTools(run: WorkflowRunRow): StepTools {
+    const seen = new Set<string>();
+    const claimId = (id: string) => {
+      if (seen.has(id)) throw new Error(`step id "${id}" used twice in workflow ${run.workflow}`);
+      seen.add(id);
+    };
+    const stored = async (id: string) => {
+      const [row] = await this.db
+        .select({ output: workflowSteps.output })
+        .from(workflowSteps)
+        .where(and(eq(workflowSteps.runId, run.id), eq(workflowSteps.stepId, id)))
+        .limit(1);
+      return row?.output;
+    };
+    const tools: StepTools = {
+      run: async <T>(id: string, fn: () => Promise<T>): Promise<T> => {
+        claimId(id);
+        const previous = await stored(id);
+        if (previous) return previous.value as T;
+        const value = JSON.parse(JSON.stringify((await fn()) ?? null)) as T;
+        await this.db.insert(workflowSteps).values({ runId: run.id, stepId: id, output: { value } }).onConflictDoNothing();
+        return value;
+      },
+      sleep: async (id, durationMs) => {
+        claimId(id);
+        const previous = await stored(id);
+        const now = this.now();
+        let until: Date;
+        if (previous?.sleepUntil) {
+          until = new Date(previous.sleepUntil);
+        } else {
+          until = new Date(now.getTime() + durationMs);
+          await this.db
+            .insert(workflowSteps)
+            .values({ runId: run.id, stepId: id, output: { sleepUntil: until.toISOString() } })
+            .onConflictDoNothing();
+        }
+        if (now.getTime() < until.getTime()) throw new SleepSignal(until);
+      },
+      sendEvent: async (id, event) => {
+        await tools.run(id, async () => {
+          await enqueueWorkflowsForEvent(this.db, [...this.defs.values()], event.name, event.data, this.now());
+          return null;
+        });
+        this.notify();
+      },
+    };
+    return tools;
+  }
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+
+/** What a workflow may do besides plain code: memoised steps, durable sleeps, and events. */
+export interface StepTools {
+  /** Runs `fn` once per run: on a retry or after a restart its stored result is returned instead. */
+  run<T>(id: string, fn: () => Promise<T>): Promise<T>;
+  /** Pauses the run durably (a restart during the wait neither loses nor repeats it). */
+  sleep(id: string, durationMs: number): Promise<void>;
+  /** Starts the workflows triggered by `name`, once per run. */
+  sendEvent(id: string, event: { name: string; data: Record<string, unknown> }): Promise<void>;
+}
+
+export interface WorkflowContext {
+  runId: string;
+  /** 0 on the first attempt. */
+  attempt: number;
+}
+
+/**
+ * A pipeline written once and run either by the embedded runner or by Inngest. Results of
+ * `step.run` must be JSON-serialisable. Code outside steps runs again on every replay.
+ */
+export interface WorkflowDefinition<I extends Record<string, unknown> = Record<string, unknown>> {
+  /** Function id (Inngest) and run kind (embedded). */
+  name: string;
+  /** The event that starts it. */
+  event: string;
+  input: z.ZodType<I>;
+  /** Runs of this workflow at once, per process (embedded) or in total (Inngest). */
+  concurrency: () => number;
+  /** Retries after the first attempt when a step throws. */
+  retries: number;
+  run(input: I, step: StepTools, ctx: WorkflowContext): Promise<unknown>;
+  /** Called once when every attempt has failed. */
+  onFailure?(input: I, error: Error): Promise<void>;
+}
+
+export function defineWorkflow<I extends Record<string, unknown>>(def: WorkflowDefinition<I>): WorkflowDefinition<I> {
+  return def;
+}

@@ -1,0 +1,285 @@
+import { InngestTestEngine } from '@inngest/test';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toInngestFunction } from '@/inngest/functions';
+import { workflowRuns, workflowSteps } from '@/lib/db/schema';
+import { useTestApp } from '@/lib/testing/app';
+import { enqueueWorkflow } from '@/lib/workflows/dispatch';
+import { EmbeddedRunner, retryDelayMs } from '@/lib/workflows/embedded';
+import { workflowMode } from '@/lib/workflows/engine';
+import { defineWorkflow, type StepTools } from '@/lib/workflows/types';
+
+const app = useTestApp();
+
+/** A clock the test moves by hand. */
+function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
+  let now = start;
+  return { now: () => new Date(now), advance: (ms: number) => (now += ms) };
+}
+
+async function runRow(id: string) {
+  const [row] = await app.db.select().from(workflowRuns).where(eq(workflowRuns.id, id));
+  return row;
+}
+
+describe('embedded runner', () => {
+  it('runs steps once each: a retry after a failure replays stored results', async () => {
+    const calls: string[] = [];
+    let failNext = true;
+    const wf = defineWorkflow({
+      name: 'retry-once',
+      event: 'test/retry-once',
+      input: z.object({ n: z.number() }),
+      concurrency: () => 1,
+      retries: 2,
+      async run({ n }, step) {
+        const a = await step.run('a', async () => {
+          calls.push('a');
+          return { doubled: n * 2 };
+        });
+        return step.run('b', async () => {
+          calls.push('b');
+          if (failNext) {
+            failNext = false;
+            throw new Error('transient');
+          }
+          return a.doubled + 1;
+        });
+      },
+    });
+    const clock = manualClock();
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [wf], now: clock.now });
+    const id = await enqueueWorkflow(app.db, wf, { n: 20 }, clock.now());
+    await runner.drain();
+    let row = await runRow(id);
+    expect(row).toMatchObject({ status: 'queued', attempt: 1, lastError: 'transient' });
+    expect(row.nextRunAt.getTime()).toBe(clock.now().getTime() + retryDelayMs(1));
+
+    clock.advance(retryDelayMs(1));
+    await runner.drain();
+    row = await runRow(id);
+    expect(row.status).toBe('completed');
+    expect(calls).toEqual(['a', 'b', 'b']);
+    const steps = await app.db.select().from(workflowSteps).where(eq(workflowSteps.runId, id));
+    expect(Object.fromEntries(steps.map((s) => [s.stepId, s.output.value]))).toEqual({ a: { doubled: 40 }, b: 41 });
+  });
+
+  it('sleeps durably: the run waits in the table until the clock reaches its timer', async () => {
+    const seen: string[] = [];
+    const wf = defineWorkflow({
+      name: 'sleeper',
+      event: 'test/sleeper',
+      input: z.object({}),
+      concurrency: () => 1,
+      retries: 0,
+      async run(_input, step) {
+        await step.run('before', async () => seen.push('before'));
+        await step.sleep('wait-a-minute', 60_000);
+        await step.run('after', async () => seen.push('after'));
+      },
+    });
+    const clock = manualClock();
+    const id = await enqueueWorkflow(app.db, wf, {}, clock.now());
+    const first = new EmbeddedRunner({ db: app.db, workflows: [wf], now: clock.now });
+    await first.drain();
+    let row = await runRow(id);
+    expect(row.status).toBe('queued');
+    expect(row.nextRunAt.toISOString()).toBe(new Date(clock.now().getTime() + 60_000).toISOString());
+
+    // A different runner (as after a restart) picks it up once the time has come, and not before.
+    const second = new EmbeddedRunner({ db: app.db, workflows: [wf], now: clock.now });
+    clock.advance(59_000);
+    await second.drain();
+    expect((await runRow(id)).status).toBe('queued');
+    clock.advance(1_000);
+    await second.drain();
+    row = await runRow(id);
+    expect(row.status).toBe('completed');
+    expect(seen).toEqual(['before', 'after']);
+  });
+
+  it('resumes a run whose process died: completed steps are not repeated', async () => {
+    const calls: string[] = [];
+    const wf = defineWorkflow({
+      name: 'resumable',
+      event: 'test/resumable',
+      input: z.object({}),
+      concurrency: () => 1,
+      retries: 2,
+      async run(_input, step) {
+        await step.run('download', async () => calls.push('download'));
+        await step.run('convert', async () => calls.push('convert'));
+      },
+    });
+    const clock = manualClock();
+    const id = await enqueueWorkflow(app.db, wf, {}, clock.now());
+    // The state a crash leaves: claimed by a runner that is gone, first step stored, lease still valid.
+    await app.db
+      .update(workflowRuns)
+      .set({ status: 'running', leaseOwner: 'runner_dead', leaseExpiresAt: new Date(clock.now().getTime() + 60_000) })
+      .where(eq(workflowRuns.id, id));
+    await app.db.insert(workflowSteps).values({ runId: id, stepId: 'download', output: { value: 1 } });
+
+    const shared = new EmbeddedRunner({ db: app.db, workflows: [wf], now: clock.now });
+    await shared.drain();
+    expect((await runRow(id)).status).toBe('running'); // another process may still own it
+
+    clock.advance(60_001); // the lease runs out
+    await shared.drain();
+    expect(await runRow(id)).toMatchObject({ status: 'completed', attempt: 1 });
+    expect(calls).toEqual(['convert']);
+  });
+
+  it('an exclusive runner (embedded database) reclaims a dead run at start, without waiting for the lease', async () => {
+    const calls: string[] = [];
+    const wf = defineWorkflow({
+      name: 'exclusive-resume',
+      event: 'test/exclusive',
+      input: z.object({}),
+      concurrency: () => 1,
+      retries: 2,
+      async run(_input, step) {
+        await step.run('only', async () => calls.push('only'));
+      },
+    });
+    const clock = manualClock();
+    const id = await enqueueWorkflow(app.db, wf, {}, clock.now());
+    await app.db
+      .update(workflowRuns)
+      .set({ status: 'running', leaseOwner: 'runner_dead', leaseExpiresAt: new Date(clock.now().getTime() + 3_600_000) })
+      .where(eq(workflowRuns.id, id));
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [wf], now: clock.now, exclusive: true, pollMs: 60_000 });
+    await runner.start();
+    await runner.drain();
+    await runner.stop();
+    expect((await runRow(id)).status).toBe('completed');
+    expect(calls).toEqual(['only']);
+  });
+
+  it('keeps to the concurrency limit', async () => {
+    let running = 0;
+    let peak = 0;
+    const wf = defineWorkflow({
+      name: 'bounded',
+      event: 'test/bounded',
+      input: z.object({ i: z.number() }),
+      concurrency: () => 2,
+      retries: 0,
+      async run(_input, step) {
+        await step.run('work', async () => {
+          running += 1;
+          peak = Math.max(peak, running);
+          await new Promise((r) => setTimeout(r, 30));
+          running -= 1;
+        });
+      },
+    });
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await enqueueWorkflow(app.db, wf, { i }));
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [wf] });
+    await runner.drain();
+    expect(peak).toBe(2);
+    for (const id of ids) expect((await runRow(id)).status).toBe('completed');
+  });
+
+  it('calls onFailure once after the last attempt fails', async () => {
+    const failures: string[] = [];
+    const wf = defineWorkflow({
+      name: 'always-fails',
+      event: 'test/always-fails',
+      input: z.object({ tag: z.string() }),
+      concurrency: () => 1,
+      retries: 1,
+      async run() {
+        throw new Error('broken for good');
+      },
+      async onFailure({ tag }, error) {
+        failures.push(`${tag}: ${error.message}`);
+      },
+    });
+    const clock = manualClock();
+    const id = await enqueueWorkflow(app.db, wf, { tag: 'x' }, clock.now());
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [wf], now: clock.now });
+    await runner.drain();
+    clock.advance(retryDelayMs(1));
+    await runner.drain();
+    clock.advance(retryDelayMs(2));
+    await runner.drain();
+    expect(await runRow(id)).toMatchObject({ status: 'failed', attempt: 2, lastError: 'broken for good' });
+    expect(failures).toEqual(['x: broken for good']);
+  });
+
+  it('sendEvent starts the triggered workflows once, even when its run is replayed', async () => {
+    const received: number[] = [];
+    const child = defineWorkflow({
+      name: 'child',
+      event: 'test/child.requested',
+      input: z.object({ value: z.number() }),
+      concurrency: () => 1,
+      retries: 0,
+      async run({ value }, step) {
+        await step.run('record', async () => received.push(value));
+      },
+    });
+    let attempts = 0;
+    const parent = defineWorkflow({
+      name: 'parent',
+      event: 'test/parent',
+      input: z.object({}),
+      concurrency: () => 1,
+      retries: 1,
+      async run(_input, step) {
+        await step.sendEvent('spawn', { name: 'test/child.requested', data: { value: 7 } });
+        await step.run('maybe-fail', async () => {
+          attempts += 1;
+          if (attempts === 1) throw new Error('once');
+        });
+      },
+    });
+    const clock = manualClock();
+    await enqueueWorkflow(app.db, parent, {}, clock.now());
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [parent, child], now: clock.now });
+    await runner.drain();
+    clock.advance(retryDelayMs(1));
+    await runner.drain();
+    expect(received).toEqual([7]);
+  });
+});
+
+describe('Inngest functions', () => {
+  it('wrap the same workflow code, with Inngest step tools', async () => {
+    const order: string[] = [];
+    const wf = defineWorkflow({
+      name: 'inngest-wrapped',
+      event: 'test/inngest-wrapped',
+      input: z.object({ name: z.string() }),
+      concurrency: () => 2,
+      retries: 1,
+      async run({ name }, step: StepTools) {
+        const greeting = await step.run('greet', async () => {
+          order.push('greet');
+          return `hello ${name}`;
+        });
+        await step.sleep('pause', 1000);
+        return step.run('shout', async () => greeting.toUpperCase());
+      },
+    });
+    const t = new InngestTestEngine({
+      function: toInngestFunction(wf),
+      events: [{ name: 'test/inngest-wrapped', data: { name: 'quarry' } }],
+      // @inngest/test 1.0 waits forever on a sleep unless it is mocked by id.
+      steps: [{ id: 'pause', handler: () => undefined }],
+    });
+    const { result } = await t.execute();
+    expect(result).toBe('HELLO QUARRY');
+    expect(order).toEqual(['greet']);
+  });
+
+  it('are chosen only when Inngest is configured', () => {
+    expect(workflowMode({})).toBe('embedded');
+    expect(workflowMode({ INNGEST_DEV: '1' })).toBe('inngest');
+    expect(workflowMode({ INNGEST_EVENT_KEY: 'k' })).toBe('inngest');
+    expect(workflowMode({ INNGEST_BASE_URL: 'http://127.0.0.1:8288' })).toBe('inngest');
+  });
+});
