@@ -19,7 +19,17 @@ export function isExtractable(mimeType: string): boolean {
   return mimeType === 'application/pdf' || IMAGE_TYPES.has(mimeType) || OFFICE_TYPES.has(mimeType);
 }
 
-/** The cloud OCR provider is usable when its endpoint is configured. */
-export function cloudOcrConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.QUARRY_OCR_CLOUD_URL && env.QUARRY_OCR_CLOUD_URL.trim() !== '');
+/**
+ * The cloud OCR provider is usable when QUARRY_OCR_CLOUD_URL is an http(s) URL. (The OCR client in
+ * ocr/cloud.ts applies the same rule; this copy keeps the API server from loading OCR code.)
+ */
+export function cloudOcrConfigured(env: Record<string, string | undefined> = process.env): boolean {
+  const raw = env.QUARRY_OCR_CLOUD_URL?.trim();
+  if (!raw) return false;
+  try {
+    const { protocol } = new URL(raw);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
 }

@@ -27,8 +27,9 @@ const TASKS_PER_WORKER = 25;
 const IDLE_MS = 60_000;
 const MEMORY_POLL_MS = 250;
 
+/** The child's entry file. Built at run time so the bundler does not try to bundle the child into the server. */
 function entryPath(): string {
-  return path.join(process.cwd(), 'lib', 'extraction', 'worker-entry.ts');
+  return [process.cwd(), 'lib', 'extraction', 'worker-entry.ts'].join(path.sep);
 }
 
 function residentMb(pid: number): number {
@@ -56,12 +57,23 @@ export class ExtractionWorkerPool {
   private readonly all = new Set<PooledWorker>();
   private closing = false;
 
+  private kill(worker: PooledWorker): void {
+    const { pid } = worker.child;
+    try {
+      if (pid) process.kill(-pid, 'SIGKILL');
+    } catch {
+      worker.child.kill('SIGKILL');
+    }
+  }
+
   private spawn(memoryMb: number): PooledWorker {
     const child = fork(entryPath(), [], {
       execArgv: ['--import', 'tsx', `--max-old-space-size=${Math.max(256, Math.floor(memoryMb * 0.75))}`],
       env: { ...process.env, OMP_THREAD_LIMIT: '1', NODE_OPTIONS: '' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
+      // Its own process group, so killing it also stops the OCR processes it started.
+      detached: true,
     });
     const worker: PooledWorker = { child, tasks: 0 };
     this.all.add(worker);
@@ -84,10 +96,10 @@ export class ExtractionWorkerPool {
 
   private release(worker: PooledWorker): void {
     if (!worker.child.connected || worker.tasks >= TASKS_PER_WORKER) {
-      worker.child.kill('SIGKILL');
+      this.kill(worker);
       return;
     }
-    worker.idleTimer = setTimeout(() => worker.child.kill('SIGKILL'), IDLE_MS);
+    worker.idleTimer = setTimeout(() => this.kill(worker), IDLE_MS);
     worker.idleTimer.unref();
     this.idle.push(worker);
   }
@@ -107,7 +119,7 @@ export class ExtractionWorkerPool {
         child.off('exit', onExit);
         task.signal.removeEventListener('abort', onAbort);
         if (keep) this.release(worker);
-        else child.kill('SIGKILL');
+        else this.kill(worker);
         if (error) reject(error);
         else resolve(result!);
       };
@@ -170,7 +182,7 @@ export class ExtractionWorkerPool {
   /** Kills every child (server shutdown, tests). */
   async close(): Promise<void> {
     this.closing = true;
-    for (const worker of this.all) worker.child.kill('SIGKILL');
+    for (const worker of this.all) this.kill(worker);
     this.all.clear();
     this.idle = [];
   }

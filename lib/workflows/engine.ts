@@ -6,7 +6,7 @@ import { WORKFLOWS } from './registry';
 export type WorkflowMode = 'inngest' | 'embedded';
 
 /** Inngest runs the pipelines when it is configured; otherwise they run in this process. */
-export function workflowMode(env: NodeJS.ProcessEnv = process.env): WorkflowMode {
+export function workflowMode(env: Record<string, string | undefined> = process.env): WorkflowMode {
   return env.INNGEST_EVENT_KEY || env.INNGEST_BASE_URL || env.INNGEST_DEV ? 'inngest' : 'embedded';
 }
 

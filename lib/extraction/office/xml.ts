@@ -3,7 +3,12 @@ import { compactMetadata, corrupt, isoDate, type OfficeFormat } from './common';
 import type { DocumentMetadata } from '../types';
 import type { OfficeZip } from './zip';
 
-/** An XML element with namespace prefixes removed ("a:t" → "t"), children in document order. */
+/**
+ * An XML element, children in document order. Element names lose their namespace prefix
+ * ("a:t" → "t"). Attributes keep their qualified name ("r:id") and are also reachable by local
+ * name ("val" for "m:val") unless an unprefixed attribute already has that name (sldId has both
+ * "id" and "r:id").
+ */
 export interface XmlElement {
   name: string;
   attrs: Record<string, string>;
@@ -15,7 +20,7 @@ const parser = new XMLParser({
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '',
-  removeNSPrefix: true,
+  removeNSPrefix: false,
   parseTagValue: false,
   parseAttributeValue: false,
   trimValues: false,
@@ -40,10 +45,18 @@ function convert(items: Ordered[]): XmlNode[] {
         continue;
       }
       if (key.startsWith('?') || key.startsWith('!')) continue;
-      const attrs: Record<string, string> = {};
+      const attrs: Record<string, string> = Object.create(null) as Record<string, string>;
       const raw = item[':@'] as Record<string, unknown> | undefined;
-      if (raw) for (const [name, v] of Object.entries(raw)) attrs[name] = String(v);
-      out.push({ name: key, attrs, children: Array.isArray(value) ? convert(value as Ordered[]) : [] });
+      if (raw) {
+        const entries = Object.entries(raw).filter(([name]) => name !== 'xmlns' && !name.startsWith('xmlns:'));
+        for (const [name, v] of entries) attrs[name] = String(v);
+        for (const [name, v] of entries) {
+          const local = name.slice(name.indexOf(':') + 1);
+          if (local !== name && !(local in attrs)) attrs[local] = String(v);
+        }
+      }
+      const name = key.slice(key.indexOf(':') + 1);
+      out.push({ name, attrs, children: Array.isArray(value) ? convert(value as Ordered[]) : [] });
     }
   }
   return out;

@@ -1,0 +1,187 @@
+/**
+ * The native `tesseract` command-line engine: one process per page, TSV output parsed into
+ * paragraphs, lines and word confidences.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ExtractionError } from '../types';
+import { joinWords, layoutText, meanOf, normalizeOcrText, runProcess, stderrTail, type ImageFormat } from './common';
+import { PdfPageRenderer } from './render';
+import { TesseractOcrService, type TesseractEngine } from './service';
+import type { OcrOutput, OcrService } from './types';
+
+export interface TesseractCliInfo {
+  binary: string;
+  version: string;
+  languages: Set<string>;
+  formats: Set<ImageFormat>;
+}
+
+/** The tesseract binary: QUARRY_TESSERACT_BIN, else `tesseract` on PATH. */
+export function tesseractBinary(): string {
+  return process.env.QUARRY_TESSERACT_BIN?.trim() || 'tesseract';
+}
+
+const probes = new Map<string, Promise<TesseractCliInfo | null>>();
+
+/**
+ * What the installed tesseract can do (version, language data, image formats), or null when it
+ * does not run. Checked once per binary and process.
+ */
+export function probeTesseractCli(binary = tesseractBinary()): Promise<TesseractCliInfo | null> {
+  let probe = probes.get(binary);
+  if (!probe) {
+    probe = (async () => {
+      try {
+        const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
+        const version = await runProcess(binary, ['--version'], { env, maxStdout: 1 << 20 });
+        if (version.code !== 0) return null;
+        const versionText = `${version.stdout.toString('utf8')}\n${version.stderr}`;
+        const list = await runProcess(binary, ['--list-langs'], { env, maxStdout: 1 << 20 });
+        if (list.code !== 0) return null;
+        const languages = new Set(
+          list.stdout
+            .toString('utf8')
+            .split('\n')
+            .slice(1)
+            .map((l) => l.trim())
+            .filter((l) => /^[A-Za-z0-9_]+$/.test(l)),
+        );
+        const formats = new Set<ImageFormat>(['png', 'jpeg', 'tiff', 'bmp']);
+        if (/libwebp/i.test(versionText)) formats.add('webp');
+        if (/libgif/i.test(versionText)) formats.add('gif');
+        const match = /tesseract\s+v?([\d.]+\S*)/i.exec(versionText);
+        return { binary, version: match?.[1] ?? 'unknown', languages, formats };
+      } catch {
+        return null;
+      }
+    })();
+    probes.set(binary, probe);
+  }
+  return probe;
+}
+
+/** Forgets probe results (tests that change QUARRY_TESSERACT_BIN). */
+export function resetTesseractCliProbe(): void {
+  probes.clear();
+}
+
+/**
+ * Parses `tesseract ... tsv` output. Paragraphs are (page, block, paragraph) groups, lines are
+ * their line_num groups; the confidence is the mean over words with conf >= 0.
+ */
+export function parseTesseractTsv(tsv: string): OcrOutput {
+  const paragraphs = new Map<string, Map<string, string[]>>();
+  const confidences: number[] = [];
+  let words = 0;
+  for (const row of tsv.split('\n')) {
+    const cols = row.replace(/\r$/, '').split('\t');
+    if (cols.length < 12 || cols[0] !== '5') continue;
+    const text = cols.slice(11).join(' ').trim();
+    if (!text) continue;
+    const [, pageNum, blockNum, parNum, lineNum] = cols;
+    const parKey = `${pageNum}/${blockNum}/${parNum}`;
+    let lines = paragraphs.get(parKey);
+    if (!lines) {
+      lines = new Map();
+      paragraphs.set(parKey, lines);
+    }
+    const lineWords = lines.get(lineNum) ?? [];
+    lineWords.push(text);
+    lines.set(lineNum, lineWords);
+    words += 1;
+    const conf = Number.parseFloat(cols[10]);
+    if (Number.isFinite(conf) && conf >= 0) confidences.push(conf);
+  }
+  const text = layoutText([...paragraphs.values()].map((lines) => [...lines.values()].map(joinWords)));
+  return { text, meanConfidence: meanOf(confidences), words };
+}
+
+/**
+ * One run's result from its `txt` output (text with Tesseract's own spacing) and `tsv` output
+ * (word count and confidences).
+ */
+export function parseTesseractOutput(txt: string | null, tsv: string): OcrOutput {
+  const fromTsv = parseTesseractTsv(tsv);
+  return txt === null ? fromTsv : { ...fromTsv, text: normalizeOcrText(txt) };
+}
+
+/** Parses `tesseract ... --psm 0` (OSD) output: the script when one was found. */
+export function parseOsdScript(output: string): string | null {
+  const script = /^Script:\s*(\S+)/m.exec(output)?.[1];
+  const confidence = Number(/^Script confidence:\s*([\d.]+)/m.exec(output)?.[1] ?? '0');
+  return script && confidence > 0 ? script : null;
+}
+
+const UNREADABLE = /pixRead|cannot be read|decode failed|Error in find|truncated|Unknown format|not supported/i;
+
+class TesseractCliEngine implements TesseractEngine {
+  readonly name = 'tesseract-cli';
+  private readonly env = { ...process.env, OMP_THREAD_LIMIT: '1' };
+
+  constructor(
+    private readonly binary: string,
+    private readonly tmpDir: string,
+  ) {}
+
+  private async info(): Promise<TesseractCliInfo> {
+    const info = await probeTesseractCli(this.binary);
+    if (!info) throw new ExtractionError('OCR_FAILED', `The tesseract program (${this.binary}) is not installed or does not run`);
+    return info;
+  }
+
+  async languages(): Promise<Set<string>> {
+    return (await this.info()).languages;
+  }
+
+  async formats(): Promise<Set<ImageFormat>> {
+    return (await this.info()).formats;
+  }
+
+  async recognize(file: string, langs: string[], dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
+    // An absolute path can never be taken for an option.
+    const image = path.resolve(file);
+    await fs.promises.mkdir(this.tmpDir, { recursive: true });
+    const base = path.join(path.resolve(this.tmpDir), `tesseract-${process.pid}-${process.hrtime.bigint()}`);
+    const args = [image, base, '-l', langs.join('+'), '--psm', '3'];
+    if (dpi) args.push('--dpi', String(dpi));
+    args.push('txt', 'tsv');
+    try {
+      const result = await runProcess(this.binary, args, { signal, env: this.env });
+      if (result.code !== 0) {
+        // Messages reach API clients: no server paths in them.
+        const detail = stderrTail(result.stderr).split(image).join('<image>').split(base).join('<output>');
+        if (UNREADABLE.test(result.stderr)) {
+          throw new ExtractionError('CORRUPT_DOCUMENT', `The image could not be decoded${detail ? ` (${detail})` : ''}`);
+        }
+        throw new ExtractionError('OCR_FAILED', `Tesseract failed (exit code ${result.code})${detail ? `: ${detail}` : ''}`);
+      }
+      const [txt, tsv] = await Promise.all([
+        fs.promises.readFile(`${base}.txt`, 'utf8').catch(() => null),
+        fs.promises.readFile(`${base}.tsv`, 'utf8').catch(() => null),
+      ]);
+      if (tsv === null) throw new ExtractionError('OCR_FAILED', 'Tesseract wrote no result');
+      return parseTesseractOutput(txt, tsv);
+    } finally {
+      await Promise.all([fs.promises.rm(`${base}.txt`, { force: true }), fs.promises.rm(`${base}.tsv`, { force: true })]);
+    }
+  }
+
+  async detectScript(file: string, signal: AbortSignal): Promise<string | null> {
+    const info = await this.info();
+    if (!info.languages.has('osd')) return null;
+    const result = await runProcess(this.binary, [path.resolve(file), 'stdout', '--psm', '0'], { signal, env: this.env });
+    if (result.code !== 0) return null;
+    return parseOsdScript(result.stdout.toString('utf8'));
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * OCR with the native tesseract program (QUARRY_TESSERACT_BIN or `tesseract`). Fails with
+ * OCR_FAILED on use when the program is missing; see `probeTesseractCli` to check first.
+ */
+export function createTesseractCliEngine(tmpDir: string, options: { binary?: string; renderer?: PdfPageRenderer } = {}): OcrService {
+  return new TesseractOcrService(new TesseractCliEngine(options.binary ?? tesseractBinary(), tmpDir), tmpDir, options.renderer);
+}
