@@ -402,6 +402,16 @@ describe('HTML safety and cleanup', () => {
     expect(flat.markdown.split('\n').filter((l) => l === '- item')).toHaveLength(5000);
   });
 
+  it('bounds tables whose spans would expand to millions of cells', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => `<tr><td>r${i}</td></tr>`).join('');
+    const html = `<table><tr><td rowspan="65534" colspan="1000">big</td><td>x</td></tr>${rows}<tr>${'<td>w</td>'.repeat(1000)}</tr></table>`;
+    const started = Date.now();
+    const { markdown } = await extractHtml(scratch('.html', html));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(markdown.length).toBeLessThan(5_000_000);
+    expect(markdown).toMatch(/\*The table is truncated: only its first 400 of 2,002 rows were extracted\.\*/);
+  });
+
   it('completes an empty page with empty Markdown', async () => {
     const result = await extractHtml(scratch('.html', '<html><head></head><body>  </body></html>'));
     expect(result).toEqual({ markdown: '', totalPages: 1, metadata: {} });
@@ -475,6 +485,14 @@ describe('DOCX generated documents', () => {
     const err = await failure(extractDocx(scratch('.docx', dtd)));
     expect(err.code).toBe('CORRUPT_DOCUMENT');
     expect(err.message).toMatch(/DTD/);
+    // Also in a part only mammoth parses.
+    const lol = `<?xml version="1.0"?><!DOCTYPE w:document [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><w:document xmlns:w="${W_NS}"><w:body>${para('&b;')}</w:body></w:document>`;
+    const inBody = await failure(extractDocx(scratch('.docx', docxPackage('', { 'word/document.xml': strToU8(lol) }))));
+    expect(inBody.code).toBe('CORRUPT_DOCUMENT');
+    expect(inBody.message).toMatch(/word\/document\.xml declares a DTD/);
+    const inSheet = xlsxPackage([{ name: 'S', xml: '<sheetData/>' }]);
+    const sheetWithDtd = zipSync({ ...unzipSync(inSheet), 'xl/worksheets/sheet1.xml': strToU8(`<!DOCTYPE x [<!ENTITY a "b">]><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData/></worksheet>`) });
+    expect((await failure(extractXlsx(scratch('.xlsx', sheetWithDtd)))).message).toMatch(/declares a DTD/);
   });
 
   it('reports a password-protected (OLE-wrapped) document as ENCRYPTED_DOCUMENT', async () => {
@@ -524,6 +542,19 @@ lines</t></is></c><c r="B6" t="inlineStr"><is><t>&lt;b&gt;</t></is></c></row>
     const tableRows = markdown.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| ---'));
     expect(tableRows).toHaveLength(250); // 250 rows × 400 columns = 100,000 cells
     expect(tableRows[1]).toMatch(/^\| 400 \| 401 \| 402 /);
+  });
+
+  it('bounds the padding of a sparse block (an L of cells spanning a huge box)', async () => {
+    const cells = [
+      ...Array.from({ length: 1000 }, (_, c) => `<c r="${column(c + 1)}1"><v>${c}</v></c>`),
+    ];
+    const rows = [`<row r="1">${cells.join('')}</row>`];
+    for (let r = 2; r <= 50_000; r++) rows.push(`<row r="${r}"><c r="A${r}"><v>${r}</v></c></row>`);
+    const started = Date.now();
+    const { markdown } = await extractXlsx(scratch('.xlsx', xlsxPackage([{ name: 'L', xml: `<sheetData>${rows.join('')}</sheetData>` }])));
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(markdown).toContain('*The table is truncated: only its first 400 of 50,000 rows were extracted.*');
+    expect(markdown.length).toBeLessThan(3_000_000);
   });
 
   it('refuses row numbers beyond the grid, and skips hidden sheets', async () => {
@@ -630,6 +661,22 @@ describe('TXT and MD', () => {
     expect((await failure(extractText(scratch('.txt', Buffer.from([0x68, 0x69, 0xc3, 0x28]))))).code).toBe('CORRUPT_DOCUMENT');
     expect((await failure(extractText(scratch('.txt', Buffer.from([0x68, 0x00, 0x69]))))).code).toBe('CORRUPT_DOCUMENT');
     expect(await extractText(scratch('.md', ''))).toEqual({ markdown: '', totalPages: 1, metadata: {} });
+  });
+});
+
+describe('damaged packages, every zip format', () => {
+  it.each<[string, Extractor, string, string]>([
+    ['DOCX', extractDocx, 'docx/word_sample.docx', 'word/document.xml'],
+    ['XLSX', extractXlsx, 'office/xlsx_01.xlsx', 'xl/worksheets/sheet1.xml'],
+    ['PPTX', extractPptx, 'office/powerpoint_sample.pptx', 'ppt/slides/slide1.xml'],
+  ])('%s: truncated, or with a part declaring 3 GB, ends as CORRUPT_DOCUMENT', async (_name, extract, file, part) => {
+    const bytes = new Uint8Array(fs.readFileSync(fx(file)));
+    const ext = path.extname(file);
+    const truncated = await failure(extract(scratch(ext, bytes.subarray(0, bytes.length - 100))));
+    expect(truncated.code).toBe('CORRUPT_DOCUMENT');
+    const bomb = await failure(extract(scratch(ext, patchDeclaredSize(bytes, part, 3_000_000_000))));
+    expect(bomb.code).toBe('CORRUPT_DOCUMENT');
+    expect(bomb.message).toContain(part);
   });
 });
 

@@ -11,7 +11,7 @@ export function normalizeMarkdownText(markdown: string): string {
     .replace(/<!--[\s\S]*?-->/g, ' ')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/gm, ' ')
+    .replace(/^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/gm, ' ') // GFM delimiter rows (one dash is enough)
     .replace(/[|*_`#>~]/g, ' ')
     .replace(/^\s*(?:[-+]|\d+[.)])\s+/gm, ' ')
     .replace(/<\/?[a-z][^>]*>/gi, ' ')

@@ -19,6 +19,11 @@ export const LIMITS = {
   cellsPerWorkbook: 1_000_000,
   /** Widest table rendered (columns beyond are cut). */
   tableColumns: 1_000,
+  /**
+   * Most cells of one rendered table, empty padding included (rows beyond are cut with a note):
+   * sparse or span-expanded tables can be far larger than the cells they were built from.
+   */
+  tableCells: 400_000,
 } as const;
 
 export type OfficeFormat = 'DOCX' | 'XLSX' | 'PPTX' | 'CSV' | 'HTML' | 'text';

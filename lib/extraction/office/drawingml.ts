@@ -39,11 +39,12 @@ export function renderTextBody(txBody: XmlElement | undefined, defaultBullets: b
   const lstStyle = firstChild(txBody, 'lstStyle');
   const out: string[] = [];
   let listLines: string[] = [];
-  const counters: number[] = [];
+  /** Open list levels: kind, current number, and the width of the marker ("- " = 2, "10. " = 4). */
+  const levels: { kind: BulletKind; n: number; width: number }[] = [];
   const flushList = () => {
     if (listLines.length) out.push(listLines.join('\n'));
     listLines = [];
-    counters.length = 0;
+    levels.length = 0;
   };
   for (const p of childElements(txBody, 'p')) {
     const text = paragraphText(p);
@@ -57,17 +58,20 @@ export function renderTextBody(txBody: XmlElement | undefined, defaultBullets: b
       out.push(escapeText(text));
       continue;
     }
-    counters.length = Math.min(counters.length, level + 1);
+    levels.length = Math.min(levels.length, level + 1);
+    // Nest under the parent items' content columns.
+    let indent = 0;
+    for (let l = 0; l < level; l++) indent += levels[l]?.width ?? 2;
     let marker = '-';
     if (bullet.kind === 'number') {
-      counters[level] = counters[level] === undefined ? (bullet.start ?? 1) : counters[level] + 1;
-      marker = `${counters[level]}.`;
+      const previous = levels[level];
+      const n = previous?.kind === 'number' ? previous.n + 1 : (bullet.start ?? 1);
+      marker = `${n}.`;
+      levels[level] = { kind: 'number', n, width: marker.length + 1 };
     } else {
-      counters[level] = 0;
+      levels[level] = { kind: 'bullet', n: 0, width: 2 };
     }
-    // Nest under the parent item's content column (2 for "- ", 3 for "1. ").
-    const indent = counters.slice(0, level).reduce<number>((n, c) => n + (c > 0 ? String(c).length + 2 : 2), 0);
-    listLines.push(`${' '.repeat(indent)}${marker} ${escapeText(text).replace(/^\\([-+>=#])/, '$1')}`);
+    listLines.push(`${' '.repeat(indent)}${marker} ${escapeText(text)}`);
   }
   flushList();
   return out.join('\n\n');

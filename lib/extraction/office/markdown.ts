@@ -48,10 +48,12 @@ export function markdownToCell(markdown: string): string {
 }
 
 /**
- * A GFM table; the first row is the header. Rows are padded to the widest row. Cells must already
- * be escaped (escapeCell / markdownToCell).
+ * A GFM table; the first row is the header. Rows are padded to the widest row (at most
+ * LIMITS.tableColumns). Cells must already be escaped (escapeCell / markdownToCell). When the
+ * padded table would exceed `maxCells`, the rows that fit are kept and a note line follows;
+ * `totalRows` is the table's real row count when the caller already left rows out.
  */
-export function renderTable(rows: string[][]): string {
+export function renderTable(rows: string[][], maxCells: number = LIMITS.tableCells, totalRows = rows.length): string {
   const width = Math.min(
     rows.reduce((max, row) => Math.max(max, row.length), 0),
     LIMITS.tableColumns,
@@ -62,9 +64,12 @@ export function renderTable(rows: string[][]): string {
     for (let i = 0; i < width; i++) padded.push(cells[i] ?? '');
     return `| ${padded.join(' | ')} |`;
   };
+  const keep = Math.max(1, Math.min(rows.length, Math.floor(maxCells / width)));
   const out = [line(rows[0]), `| ${new Array<string>(width).fill('---').join(' | ')} |`];
-  for (let i = 1; i < rows.length; i++) out.push(line(rows[i]));
-  return out.join('\n');
+  for (let i = 1; i < keep; i++) out.push(line(rows[i]));
+  const table = out.join('\n');
+  if (keep === totalRows) return table;
+  return `${table}\n\n*The table is truncated: only its first ${keep.toLocaleString('en-US')} of ${totalRows.toLocaleString('en-US')} rows were extracted.*`;
 }
 
 /** A link target that is safe to keep, or undefined (javascript:, data:, relative, anchors…). */
@@ -276,9 +281,11 @@ export function createTurndown(options: HtmlToMarkdownOptions): TurndownService 
         if (child.nodeName === 'TR') rows.push(child);
         else rows.push(...elementChildren(child, ['TR']));
       }
-      // Grid with merged cells repeated in every position they cover.
+      // Grid with merged cells repeated in every position they cover; spans stop being expanded
+      // once the grid holds LIMITS.tableCells cells (renderTable then cuts the rows).
       const grid: (string | undefined)[][] = rows.map(() => []);
       const rawCells: string[] = [];
+      let area = 0;
       rows.forEach((row, r) => {
         let c = 0;
         for (const cell of elementChildren(row, ['TD', 'TH'])) {
@@ -287,8 +294,10 @@ export function createTurndown(options: HtmlToMarkdownOptions): TurndownService 
           const raw = cellContent.get(cell) ?? cell.textContent ?? '';
           rawCells.push(raw);
           const text = markdownToCell(raw);
-          const colspan = spanOf(cell, 'colspan', LIMITS.tableColumns - c);
-          const rowspan = spanOf(cell, 'rowspan', rows.length - r);
+          let colspan = spanOf(cell, 'colspan', LIMITS.tableColumns - c);
+          let rowspan = spanOf(cell, 'rowspan', rows.length - r);
+          if (area + colspan * rowspan > LIMITS.tableCells) colspan = rowspan = 1;
+          area += colspan * rowspan;
           for (let dr = 0; dr < rowspan; dr++) for (let dc = 0; dc < colspan; dc++) grid[r + dr][c + dc] = text;
           c += colspan;
         }

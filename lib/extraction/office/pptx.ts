@@ -110,13 +110,15 @@ interface SlideContext {
   layouts: LayoutPositions;
   titles: string[];
   counter: { n: number };
+  /** Shapes whose tops differ by less than this (EMU) are on the same row. */
+  rowTolerance: number;
 }
 
 /** Blocks of a shape tree (slide or group), in document order; titles go to ctx.titles. */
 function collectBlocks(tree: XmlElement, ctx: SlideContext): Block[] {
   const blocks: Block[] = [];
   for (const child of childElements(tree)) {
-    let shape = child;
+    const shape = child;
     if (shape.name === 'AlternateContent') {
       const branch = firstChild(shape, 'Fallback') ?? firstChild(shape, 'Choice');
       if (!branch) continue;
@@ -152,7 +154,7 @@ function collectBlocks(tree: XmlElement, ctx: SlideContext): Block[] {
       case 'grpSp': {
         // A group reads as one block at the group's position, its members in their own order.
         const inner = collectBlocks(shape, ctx);
-        markdown = sortBlocks(inner, Number.POSITIVE_INFINITY).map((b) => b.markdown).join('\n\n');
+        markdown = sortBlocks(inner, ctx.rowTolerance).map((b) => b.markdown).join('\n\n');
         break;
       }
       case 'pic':
@@ -170,7 +172,6 @@ function collectBlocks(tree: XmlElement, ctx: SlideContext): Block[] {
 function sortBlocks(blocks: Block[], tolerance: number): Block[] {
   const placed = blocks.filter((b) => b.y !== undefined).sort((a, b) => a.y! - b.y! || a.x! - b.x! || a.order - b.order);
   const unplaced = blocks.filter((b) => b.y === undefined);
-  if (!Number.isFinite(tolerance)) return [...placed, ...unplaced];
   const rows: Block[][] = [];
   for (const block of placed) {
     const row = rows[rows.length - 1];
@@ -240,9 +241,10 @@ export async function extractPptx(input: ExtractInput): Promise<ExtractResult> {
       layouts,
       titles: [],
       counter: { n: 0 },
+      rowTolerance: slideHeight * 0.05,
     };
     const tree = path(slide, 'cSld', 'spTree');
-    const blocks = tree ? sortBlocks(collectBlocks(tree, ctx), slideHeight * 0.05) : [];
+    const blocks = tree ? sortBlocks(collectBlocks(tree, ctx), ctx.rowTolerance) : [];
     const parts = [pageMarker(i + 1)];
     if (ctx.titles.length) parts.push(`## ${escapeText(ctx.titles.join(' '))}`);
     parts.push(...blocks.map((b) => b.markdown));

@@ -286,6 +286,9 @@ function renderSheet(ws: ExcelJS.Worksheet, drawings: Placed[]): string {
     });
   });
   const parts: Placed[] = [...drawings];
+  // Tables are rendered over their bounding boxes; empty padding counts against this budget so
+  // that sparse blocks (an L of cells spanning a huge box) stay bounded.
+  let area: number = LIMITS.tableCells;
   for (const block of blocksOf(cells)) {
     let top = Infinity;
     let bottom = 0;
@@ -305,16 +308,19 @@ function renderSheet(ws: ExcelJS.Worksheet, drawings: Placed[]): string {
     if (top === bottom && new Set(values).size === 1) {
       markdown = escapeText(values[0].replace(/\s+/g, ' '));
     } else {
+      const width = Math.min(right - left + 1, LIMITS.tableColumns);
+      const rowLimit = Math.max(1, Math.floor(Math.max(area, width) / width));
       const rows: string[][] = [];
-      for (let r = top; r <= bottom; r++) {
+      for (let r = top; r <= bottom && rows.length < rowLimit; r++) {
         const row: string[] = [];
-        for (let c = left; c <= Math.min(right, left + LIMITS.tableColumns - 1); c++) {
+        for (let c = left; c < left + width; c++) {
           const k = r * (MAX_COL + 1) + c;
           row.push(members.has(k) ? escapeCell(cells.get(k)!) : '');
         }
         rows.push(row);
       }
-      markdown = renderTable(rows);
+      markdown = renderTable(rows, Number.POSITIVE_INFINITY, bottom - top + 1);
+      area = Math.max(0, area - rows.length * width);
     }
     parts.push({ top, left, markdown });
   }

@@ -231,10 +231,20 @@ export class OfficeZip {
     const files: Zippable = {};
     for (const entry of this.entries.values()) {
       if (!keep(entry.name)) continue;
-      files[entry.name] = replace.get(entry.name) ?? this.read(entry.name)!;
+      const bytes = replace.get(entry.name) ?? this.read(entry.name)!;
+      // Office parts never carry a DTD; one is the vehicle of entity-expansion bombs, and the
+      // libraries' XML parsers must not be trusted to refuse it.
+      if (/\.(xml|rels)$/i.test(entry.name) && (indexOf(bytes, '<!DOCTYPE') >= 0 || indexOf(bytes, '<!ENTITY') >= 0)) {
+        throw corrupt(`The ${this.format} file is not valid: the part ${entry.name} declares a DTD`);
+      }
+      files[entry.name] = bytes;
     }
     return zipSync(files, { level: 0 });
   }
+}
+
+function indexOf(bytes: Uint8Array, text: string): number {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(text, 0, 'latin1');
 }
 
 function normalizeName(name: string): string {

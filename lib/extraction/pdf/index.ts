@@ -11,6 +11,12 @@
  * - advanced: every page is OCRed and merged with the text layer (see mergeOcr in ocr-merge.ts:
  *   the structured text layer wins where it is usable, OCR fills in what only exists as pixels).
  *
+ * Per page: getTextContent → frames of runs (runs.ts) → rows, segments, columns, lines, blocks
+ * (layout.ts) → Markdown once all pages are known (markdown.ts: heading levels need the body
+ * size of the whole document; repeated running headers are dropped). Images are never decoded
+ * (maxImageSize 1); the operator list (ruling lines for tables, font names for bold/monospace)
+ * is only requested for pages that can use it.
+ *
  * Failures are ExtractionErrors: ENCRYPTED_DOCUMENT, CORRUPT_DOCUMENT, TOO_MANY_PAGES, CANCELLED,
  * OCR_FAILED (every page empty although OCR ran), INTERNAL_ERROR (anything unexpected).
  */
@@ -34,7 +40,7 @@ import {
   type PdfPage,
   type Pdfjs,
 } from './pdfjs';
-import { buildFrames, fontFlagsFromName, type FontStyleLike } from './runs';
+import { buildFrames, fontFlagsFromName, type FontFlags, type FontStyleLike, type TextItemLike } from './runs';
 import { detectBorderedTables, type DetectedTable } from './tables';
 
 /** Pages with less text than this that are mostly one image are treated as scans in normal mode. */
@@ -62,9 +68,6 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   throwIfAborted(signal);
   const data = await readPdfFile(input.path);
   const { pdfjs, dir } = await loadPdfjs();
-  const useOcr = input.mode !== 'simple' && ocr !== null;
-  // pdf.js takes ownership of the bytes it is given; the probe (images at full size) gets a copy.
-  const probeBytes = useOcr && input.mode === 'normal' ? data.slice() : null;
   const task = openDocument(pdfjs, dir, data, { maxImageSize: 1 });
   let probe: Probe | null = null;
   try {
@@ -85,21 +88,23 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     try {
       const meta = await abortable(doc.getMetadata(), signal);
       metadata = buildMetadata(meta.info, meta.metadata as never, numPages);
-    } catch (err) {
+    } catch {
       if (signal.aborted) throwIfAborted(signal);
       metadata = buildMetadata(null, null, numPages);
     }
-    if (probeBytes) probe = new Probe(pdfjs, dir, probeBytes, signal);
+    if (input.mode === 'normal' && ocr) probe = new Probe(pdfjs, dir, input.path, signal);
 
     const pages: PageBlocks[] = [];
     const tally: OcrTally = { attempts: 0, best: null };
+    /** Bold/monospace of each pdf.js font id (ids are per document), null when unknown. */
+    const fonts = new Map<string, FontFlags | null>();
     let failedPages = 0;
     let firstFailure: unknown = null;
     for (let n = 1; n <= numPages; n++) {
       throwIfAborted(signal);
       let blocks: Block[] = [];
       try {
-        blocks = await extractPage(pdfjs, doc, n, input, ocr, probe, tally);
+        blocks = await extractPage(pdfjs, doc, n, input, ocr, probe, tally, fonts);
       } catch (err) {
         if (err instanceof ExtractionError) throw err;
         if (signal.aborted) throwIfAborted(signal);
@@ -132,21 +137,29 @@ async function extractPage(
   ocr: OcrService | null,
   probe: Probe | null,
   tally: OcrTally,
+  fonts: Map<string, FontFlags | null>,
 ): Promise<Block[]> {
   const { signal, options } = input;
   const page = await abortable(doc.getPage(n), signal);
   try {
     const viewport = page.getViewport({ scale: 1 });
     const vp = { transform: viewport.transform, width: viewport.width, height: viewport.height };
-    const content = await abortable(page.getTextContent(), signal);
+    // pdf.js would normalise each chunk before bidi reordering; normalising the reordered item
+    // text instead (buildFrames) is cheaper and keeps Arabic ligature glyphs in logical order.
+    const content = await abortable(page.getTextContent({ disableNormalization: true }), signal);
+    // The operator list costs about half as much again as the text: it is fetched only when it
+    // can matter, i.e. for ruling lines when pieces of text sit side by side on a line (table
+    // cells), and for the names (bold, monospace) of fonts not seen on earlier pages.
+    const unknownFont = content.items.some((it) => 'fontName' in it && !fonts.has(it.fontName) && /\S/.test(it.str));
+    const tableCue = options.extract_tables && hasSeparatedPieces(content.items);
     let graphics: PageGraphics | null = null;
-    if (options.extract_tables) {
+    if (unknownFont || tableCue) {
       const opList = await abortable(page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), signal);
-      graphics = analyzeOperatorList(opList, pdfjs.OPS as unknown as Record<string, number>, vp);
+      for (const id of Object.keys(content.styles)) if (!fonts.has(id)) fonts.set(id, fontFlagsFromName(fontName(page, id)));
+      if (options.extract_tables) graphics = analyzeOperatorList(opList, pdfjs.OPS as unknown as Record<string, number>, vp);
     }
-    // Font names (for bold and monospace) are available once the operator list has loaded them.
-    const fontFlags = (id: string) => (graphics ? fontFlagsFromName(fontName(page, id)) : null);
-    const frames = buildFrames(content.items, content.styles as Record<string, FontStyleLike>, vp, fontFlags);
+    const fontFlags = (id: string) => fonts.get(id) ?? null;
+    const frames = buildFrames(content.items, content.styles as Record<string, FontStyleLike>, vp, fontFlags, pdfjs.normalizeUnicode);
     const stats = textLayerStats(frames);
 
     let blocks: Block[] = [];
@@ -189,6 +202,31 @@ async function extractPage(
   }
 }
 
+/**
+ * Whether two pieces of upright text share a baseline with a gap of half an em or more between
+ * them: the mark of table cells (and of columns, tab stops). Without it a page cannot hold a
+ * table of two or more text columns.
+ */
+function hasSeparatedPieces(items: readonly unknown[]): boolean {
+  const rows = new Map<number, { x0: number; x1: number; size: number }[]>();
+  for (const raw of items) {
+    const it = raw as TextItemLike;
+    if (typeof it.str !== 'string' || !/\S/.test(it.str) || !Array.isArray(it.transform) || it.dir === 'ttb') continue;
+    const [a, b, c, d, e, f] = it.transform;
+    if (Math.abs(b) > 1e-6 || Math.abs(c) > 1e-6 || a <= 0) continue;
+    const key = Math.round(f);
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = []));
+    row.push({ x0: e, x1: e + (it.width || 0), size: Math.abs(d) || a });
+  }
+  for (const row of rows.values()) {
+    if (row.length < 2) continue;
+    row.sort((p, q) => p.x0 - q.x0);
+    for (let i = 1; i < row.length; i++) if (row[i].x0 - row[i - 1].x1 > 0.45 * Math.min(row[i].size, row[i - 1].size)) return true;
+  }
+  return false;
+}
+
 /** Text items joined in content-stream order, a line break after items that end a line. */
 function plainText(items: readonly unknown[]): string {
   let out = '';
@@ -226,7 +264,7 @@ async function runOcr(ocr: OcrService, input: ExtractInput, n: number, tally: Oc
 
 /**
  * A second view of the document that keeps images (the main one skips them for speed), opened
- * on first use, to tell scanned pages from blank ones.
+ * from the file on first use, to tell scanned pages from blank ones.
  */
 class Probe {
   private task: PdfLoadingTask | null = null;
@@ -235,18 +273,22 @@ class Probe {
   constructor(
     private readonly pdfjs: Pdfjs,
     private readonly dir: string,
-    private readonly bytes: Uint8Array,
+    private readonly file: string,
     private readonly signal: AbortSignal,
   ) {}
+
+  private open(): Promise<PdfDocument> {
+    this.doc ??= readPdfFile(this.file).then((bytes) => {
+      this.task = openDocument(this.pdfjs, this.dir, bytes, { maxImageSize: -1 });
+      return this.task.promise;
+    });
+    return this.doc;
+  }
 
   /** Image statistics of page `n`, or null when they cannot be read. */
   async images(n: number): Promise<PageGraphics | null> {
     try {
-      if (!this.doc) {
-        this.task = openDocument(this.pdfjs, this.dir, this.bytes, { maxImageSize: -1 });
-        this.doc = this.task.promise;
-      }
-      const doc = await abortable(this.doc, this.signal);
+      const doc = await abortable(this.open(), this.signal);
       const page = await abortable(doc.getPage(n), this.signal);
       try {
         const vp = page.getViewport({ scale: 1 });
@@ -267,6 +309,7 @@ class Probe {
   }
 
   async destroy(): Promise<void> {
+    await this.doc?.catch(() => {});
     await this.task?.destroy().catch(() => {});
   }
 }

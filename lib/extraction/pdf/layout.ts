@@ -434,6 +434,23 @@ function orderSegments(segs: Segment[], rtl: boolean, depth: number): Segment[][
 }
 
 /**
+ * Whether any two segments sit side by side (same row, or rows overlapping vertically). When none
+ * do, the frame is a single column and needs no column analysis.
+ */
+function sideBySide(segs: Segment[]): boolean {
+  const rows = new Map<number, { top: number; bottom: number; count: number }>();
+  for (const s of segs) {
+    const r = rows.get(s.row);
+    if (r) {
+      if (++r.count > 1) return true;
+    } else rows.set(s.row, { top: s.top, bottom: s.bottom, count: 1 });
+  }
+  const sorted = [...rows.values()].sort((a, b) => a.top - b.top);
+  for (let i = 1; i < sorted.length; i++) if (sorted[i].top < sorted[i - 1].bottom) return true;
+  return false;
+}
+
+/**
  * Consecutive leaves that continue the same column (horizontal cuts inside single-column text)
  * are merged again, so that paragraphs and lists see their whole column.
  */
@@ -964,7 +981,7 @@ export function layoutFrame(frame: Frame, opts: FrameLayoutOptions): Block[] {
   let rtlChars = 0;
   for (const r of frame.runs) if (r.rtl) rtlChars += r.text.length;
   const rtl = rtlChars > frame.chars / 2;
-  const leaves = mergeLeaves(orderSegments(segs, rtl, 0));
+  const leaves = sideBySide(segs) ? mergeLeaves(orderSegments(segs, rtl, 0)) : [segs];
   const blocks: Block[] = [];
   for (const leaf of leaves) blocks.push(...buildBlocks(leafLines(leaf), opts));
   return blocks;

@@ -62,7 +62,7 @@ export function openDocument(pdfjs: Pdfjs, dir: string, data: Uint8Array, opts: 
   // Directory paths (not file: URLs): pdf.js reads them with fs.readFile in Node. They must end
   // with a separator, otherwise pdf.js rejects them; without the CMaps and standard font data,
   // text in non-embedded CJK fonts (Adobe-Japan1 etc.) silently disappears.
-  const sub = (name: string) => path.join(dir, name) + path.sep;
+  const sub = (name: string) => `${path.join(dir, name)}/`;
   return pdfjs.getDocument({
     data,
     cMapUrl: sub('cmaps'),

@@ -81,6 +81,8 @@ export function buildFrames(
   styles: Record<string, FontStyleLike | undefined>,
   viewport: { transform: number[]; width: number; height: number },
   fontFlags: (fontName: string) => FontFlags | null,
+  /** Unicode normalisation of item text (ligatures → letters), applied after bidi reordering. */
+  normalize: (text: string) => string = (t) => t,
 ): Frame[] {
   const frames = new Map<string, Frame & { cos: number; sin: number }>();
   const flagsCache = new Map<string, FontFlags | null>();
@@ -134,8 +136,10 @@ export function buildFrames(
       flagsCache.set(item.fontName, flags);
     }
     const space = !/\S/.test(item.str);
+    // eslint-disable-next-line no-control-regex
+    const text = /[^\u0000-\u007f]/.test(item.str) ? normalize(item.str) : item.str;
     const run: Run = {
-      text: item.str,
+      text,
       x0: x,
       x1: x + Math.max(0, length || 0),
       y,
@@ -147,7 +151,7 @@ export function buildFrames(
       space,
     };
     frame.runs.push(run);
-    if (!space) frame.chars += item.str.replace(/\s+/g, '').length;
+    if (!space) frame.chars += text.replace(/\s+/g, '').length;
   }
   return [...frames.values()]
     .filter((f) => f.chars > 0)
