@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The shared fixtures folder beside the project (real documents from other projects' test suites). */
-export const FIXTURES_DIR = path.resolve(process.env.QUARRY_FIXTURES_DIR ?? path.join(__dirname, '..', '..', '..', 'shared', 'fixtures'));
+export const FIXTURES_DIR = path.resolve(process.env.QUARRY_FIXTURES_DIR ?? path.join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures'));
 
 export function fixture(relative: string): Buffer {
   return fs.readFileSync(path.join(FIXTURES_DIR, relative));

@@ -87,7 +87,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     let metadata;
     try {
       const meta = await abortable(doc.getMetadata(), signal);
-      metadata = buildMetadata(meta.info, meta.metadata as never, numPages);
+      metadata = buildMetadata(meta.info, meta.metadata, numPages);
     } catch {
       if (signal.aborted) throwIfAborted(signal);
       metadata = buildMetadata(null, null, numPages);

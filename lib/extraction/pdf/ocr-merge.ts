@@ -1,12 +1,13 @@
 /** Deciding when a page needs OCR, and combining OCR text with the text layer. */
+import { MIN_MEAN_CONFIDENCE } from '../ocr/common';
 import type { OcrOutput } from '../ocr/types';
 import type { Block } from './blocks';
 import { spansText } from './blocks';
 import type { Frame } from './runs';
 import { cleanText, garbageCount, joinLines, tokens } from './text';
 
-/** OCR output below this mean word confidence (0–100) is treated as noise and not used. */
-export const MIN_OCR_CONFIDENCE = 40;
+/** OCR output below this mean word confidence (0–100) is treated as noise and not used (the same bar as images). */
+export const MIN_OCR_CONFIDENCE = MIN_MEAN_CONFIDENCE;
 /** A text layer with fewer non-space characters than this is "no text". */
 export const MIN_TEXT_CHARS = 10;
 
