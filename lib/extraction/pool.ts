@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
+import { ensureWorkerBundle } from './worker-bundle';
 import { ExtractionError, type ExtractInput, type ExtractResult, type ExtractionErrorCode } from './types';
 
 export interface WorkerLimits {
@@ -26,11 +26,6 @@ type ChildMessage =
 const TASKS_PER_WORKER = 25;
 const IDLE_MS = 60_000;
 const MEMORY_POLL_MS = 250;
-
-/** The child's entry file. Built at run time so the bundler does not try to bundle the child into the server. */
-function entryPath(): string {
-  return [process.cwd(), 'lib', 'extraction', 'worker-entry.ts'].join(path.sep);
-}
 
 function residentMb(pid: number): number {
   try {
@@ -66,9 +61,9 @@ export class ExtractionWorkerPool {
     }
   }
 
-  private spawn(memoryMb: number): PooledWorker {
-    const child = fork(entryPath(), [], {
-      execArgv: ['--import', 'tsx', `--max-old-space-size=${Math.max(256, Math.floor(memoryMb * 0.75))}`],
+  private spawn(entry: string, memoryMb: number): PooledWorker {
+    const child = fork(entry, [], {
+      execArgv: [`--max-old-space-size=${Math.max(256, Math.floor(memoryMb * 0.75))}`],
       env: { ...process.env, OMP_THREAD_LIMIT: '1', NODE_OPTIONS: '' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
@@ -85,13 +80,13 @@ export class ExtractionWorkerPool {
     return worker;
   }
 
-  private acquire(memoryMb: number): PooledWorker {
+  private async acquire(memoryMb: number): Promise<PooledWorker> {
     const worker = this.idle.pop();
     if (worker && worker.child.connected) {
       clearTimeout(worker.idleTimer);
       return worker;
     }
-    return this.spawn(memoryMb);
+    return this.spawn(await ensureWorkerBundle(), memoryMb);
   }
 
   private release(worker: PooledWorker): void {
@@ -104,8 +99,8 @@ export class ExtractionWorkerPool {
     this.idle.push(worker);
   }
 
-  run(task: WorkerTask): Promise<ExtractResult> {
-    const worker = this.acquire(task.limits.memoryMb);
+  async run(task: WorkerTask): Promise<ExtractResult> {
+    const worker = await this.acquire(task.limits.memoryMb);
     worker.tasks += 1;
     const { child } = worker;
     return new Promise<ExtractResult>((resolve, reject) => {

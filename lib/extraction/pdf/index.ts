@@ -100,11 +100,26 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     const fonts = new Map<string, FontFlags | null>();
     let failedPages = 0;
     let firstFailure: unknown = null;
+    // Parsing runs behind pdf.js's message channel: asking for the next pages' text while this
+    // page is laid out keeps the thread busy instead of idle between pages.
+    const ahead = new Map<number, Promise<LoadedPage>>();
+    const fetchPage = (m: number): Promise<LoadedPage> => {
+      let pending = ahead.get(m);
+      if (!pending) {
+        pending = doc.getPage(m).then(async (page) => ({ page, content: await page.getTextContent({ disableNormalization: true }) }));
+        pending.catch(() => undefined);
+        ahead.set(m, pending);
+      }
+      return pending;
+    };
     for (let n = 1; n <= numPages; n++) {
       throwIfAborted(signal);
+      for (let m = n; m <= Math.min(numPages, n + LOOKAHEAD); m++) fetchPage(m);
+      const loaded = fetchPage(n);
+      ahead.delete(n);
       let blocks: Block[] = [];
       try {
-        blocks = await extractPage(pdfjs, doc, n, input, ocr, probe, tally, fonts);
+        blocks = await extractPage(pdfjs, loaded, n, input, ocr, probe, tally, fonts);
       } catch (err) {
         if (err instanceof ExtractionError) throw err;
         if (signal.aborted) throwIfAborted(signal);
@@ -129,9 +144,16 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   }
 }
 
+const LOOKAHEAD = 4;
+
+interface LoadedPage {
+  page: PdfPage;
+  content: Awaited<ReturnType<PdfPage['getTextContent']>>;
+}
+
 async function extractPage(
   pdfjs: Pdfjs,
-  doc: PdfDocument,
+  loaded: Promise<LoadedPage>,
   n: number,
   input: ExtractInput,
   ocr: OcrService | null,
@@ -140,13 +162,12 @@ async function extractPage(
   fonts: Map<string, FontFlags | null>,
 ): Promise<Block[]> {
   const { signal, options } = input;
-  const page = await abortable(doc.getPage(n), signal);
+  // pdf.js would normalise each chunk before bidi reordering; normalising the reordered item
+  // text instead (buildFrames) is cheaper and keeps Arabic ligature glyphs in logical order.
+  const { page, content } = await abortable(loaded, signal);
   try {
     const viewport = page.getViewport({ scale: 1 });
     const vp = { transform: viewport.transform, width: viewport.width, height: viewport.height };
-    // pdf.js would normalise each chunk before bidi reordering; normalising the reordered item
-    // text instead (buildFrames) is cheaper and keeps Arabic ligature glyphs in logical order.
-    const content = await abortable(page.getTextContent({ disableNormalization: true }), signal);
     // The operator list costs about half as much again as the text: it is fetched only when it
     // can matter, i.e. for ruling lines when pieces of text sit side by side on a line (table
     // cells), and for the names (bold, monospace) of fonts not seen on earlier pages.

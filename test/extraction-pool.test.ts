@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as filesRoute from '@/app/v1/files/route';
+import * as extractionsRoute from '@/app/v1/extractions/route';
+import * as extractionRoute from '@/app/v1/extractions/[extraction_id]/route';
+import * as cancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route';
+import { extractions } from '@/lib/db/schema';
+import { ExtractionWorkerPool } from '@/lib/extraction/pool';
+import { ExtractionError } from '@/lib/extraction/types';
+import { useTestApp } from '@/lib/testing/app';
+import { formWith } from '@/lib/testing/fixtures';
+import { buildTextDocument } from '@/lib/testing/pdf-fixture';
+import { EmbeddedRunner } from '@/lib/workflows/embedded';
+import { WORKFLOWS } from '@/lib/workflows/registry';
+
+const app = useTestApp();
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-'));
+const pool = new ExtractionWorkerPool();
+const bigPdf = path.join(tmp, 'long.pdf');
+fs.writeFileSync(bigPdf, buildTextDocument(400));
+
+afterAll(async () => {
+  await pool.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function task(overrides: { timeoutMs?: number; memoryMb?: number; signal?: AbortSignal; onProgress?: (d: number, t: number) => void } = {}) {
+  return pool.run({
+    input: {
+      path: bigPdf,
+      mimeType: 'application/pdf',
+      extension: '.pdf',
+      mode: 'simple',
+      options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
+      maxPages: 1000,
+      tmpDir: tmp,
+    },
+    onProgress: overrides.onProgress ?? (() => {}),
+    signal: overrides.signal ?? new AbortController().signal,
+    limits: { timeoutMs: overrides.timeoutMs ?? 120_000, memoryMb: overrides.memoryMb ?? 1024 },
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ExtractionError);
+  return err as ExtractionError;
+}
+
+describe('extraction worker processes', () => {
+  it('extract in a child process and report progress page by page', async () => {
+    const seen: number[] = [];
+    const result = await task({ onProgress: (done, total) => (expect(total).toBe(400), seen.push(done)) });
+    expect(result.totalPages).toBe(400);
+    expect(result.markdown.match(/<!-- page \d+ -->/g)).toHaveLength(400);
+    expect(seen.at(-1)).toBe(400);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
+  it('stop a task over its time limit with EXTRACTION_TIMEOUT', async () => {
+    const err = await failure(task({ timeoutMs: 150 }));
+    expect(err.code).toBe('EXTRACTION_TIMEOUT');
+  });
+
+  it('stop a task over its memory limit with RESOURCE_LIMIT_EXCEEDED', async () => {
+    const err = await failure(task({ memoryMb: 48 }));
+    expect(err.code).toBe('RESOURCE_LIMIT_EXCEEDED');
+    expect(err.message).toContain('48 MB');
+  });
+
+  it('stop a cancelled task at once with CANCELLED, and still serve the next one', async () => {
+    const controller = new AbortController();
+    const running = task({ signal: controller.signal, onProgress: (done) => done === 5 && controller.abort() });
+    const err = await failure(running);
+    expect(err.code).toBe('CANCELLED');
+    expect((await task()).totalPages).toBe(400);
+  });
+});
+
+describe('cancelling a running extraction through the API', () => {
+  it('ends it failed with CANCELLED within a page or so', async () => {
+    // Long enough (a few seconds) that the cancel always lands while it runs.
+    const upload = await app.call(filesRoute.POST, { method: 'POST', path: '/v1/files', body: formWith('longer.pdf', buildTextDocument(1500)) });
+    const created = await app.call(extractionsRoute.POST, { method: 'POST', path: '/v1/extractions', body: { file_id: upload.body.id } });
+    const id = created.body.id as string;
+    const runner = new EmbeddedRunner({ db: app.db, workflows: WORKFLOWS, pollMs: 50 });
+    await runner.start();
+    try {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const [row] = await app.db.select().from(extractions).where(eq(extractions.id, id));
+        if (row.status === 'processing') break;
+        if (Date.now() > deadline || row.status === 'completed') throw new Error(`never caught it processing (${row.status})`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const cancel = await app.call(cancelRoute.POST, { method: 'POST', path: '/x', params: { extraction_id: id } });
+      expect(cancel.status).toBe(200);
+      let final: any;
+      while (Date.now() < deadline) {
+        final = (await app.call(extractionRoute.GET, { path: '/x', params: { extraction_id: id } })).body;
+        if (final.status === 'completed' || final.status === 'failed') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(final).toMatchObject({ status: 'failed', error: { code: 'CANCELLED' } });
+    } finally {
+      await runner.stop();
+    }
+  });
+});
