@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ExtractionError } from '../types';
 import { abortError, runProcess, stderrTail } from './common';
+import { multiplyMatrix } from '../pdf/matrix';
 
 export const DEFAULT_RENDER_DPI = 300;
 export const MIN_RENDER_DPI = 150;
@@ -202,17 +203,6 @@ type Matrix = [number, number, number, number, number, number];
 /** The @napi-rs/canvas Canvas pdfjs's factory makes in Node. */
 type NodeCanvas = { width: number; height: number; encode(format: 'png'): Promise<Buffer> };
 
-function multiply(m: Matrix, n: Matrix): Matrix {
-  return [
-    m[0] * n[0] + m[2] * n[1],
-    m[1] * n[0] + m[3] * n[1],
-    m[0] * n[2] + m[2] * n[3],
-    m[1] * n[2] + m[3] * n[3],
-    m[0] * n[4] + m[2] * n[5] + m[4],
-    m[1] * n[4] + m[3] * n[5] + m[5],
-  ];
-}
-
 /** The images a pdfjs page draws, with their resolution, from its operator list. */
 export async function pdfjsPageImages(page: PdfPage): Promise<PageImage[]> {
   const pdfjs = await loadPdfjs();
@@ -233,10 +223,10 @@ export async function pdfjsPageImages(page: PdfPage): Promise<PageImage[]> {
     const args = ops.argsArray[i] as unknown[] | null;
     if (fn === OPS.save) stack.push(ctm);
     else if (fn === OPS.restore) ctm = stack.pop() ?? ctm;
-    else if (fn === OPS.transform && args) ctm = multiply(ctm, args as Matrix);
+    else if (fn === OPS.transform && args) ctm = multiplyMatrix(ctm, args as Matrix);
     else if (fn === OPS.paintFormXObjectBegin && args) {
       stack.push(ctm);
-      if (Array.isArray(args[0]) && args[0].length === 6) ctm = multiply(ctm, args[0] as Matrix);
+      if (Array.isArray(args[0]) && args[0].length === 6) ctm = multiplyMatrix(ctm, args[0] as Matrix);
     } else if (fn === OPS.paintFormXObjectEnd) ctm = stack.pop() ?? ctm;
     else if (fn === OPS.paintImageXObject && args) add(Number(args[1]), Number(args[2]));
     else if ((fn === OPS.paintImageMaskXObject || fn === OPS.paintInlineImageXObject) && args) {

@@ -3,6 +3,7 @@
  * how much of the page images cover (for deciding whether a page is a scan). Coordinates are in
  * viewport space (y grows downwards, page rotation applied), like the upright text frame.
  */
+import { multiplyMatrix } from './matrix';
 
 export interface HLine {
   y: number;
@@ -37,17 +38,6 @@ interface State {
   lineWidth: number;
   fillWhite: boolean;
   strokeWhite: boolean;
-}
-
-function mul(a: number[], b: number[]): number[] {
-  return [
-    a[0] * b[0] + a[2] * b[1],
-    a[1] * b[0] + a[3] * b[1],
-    a[0] * b[2] + a[2] * b[3],
-    a[1] * b[2] + a[3] * b[3],
-    a[0] * b[4] + a[2] * b[5] + a[4],
-    a[1] * b[4] + a[3] * b[5] + a[5],
-  ];
 }
 
 function isWhite(color: unknown): boolean {
@@ -189,12 +179,12 @@ export function analyzeOperatorList(
         pop();
         break;
       case OPS.transform:
-        if (args && args.length >= 6) st.ctm = mul(st.ctm, args as number[]);
+        if (args && args.length >= 6) st.ctm = multiplyMatrix(st.ctm, args as number[]);
         break;
       case OPS.paintFormXObjectBegin: {
         push();
         const matrix = args?.[0] as number[] | null | undefined;
-        if (matrix && matrix.length >= 6) st.ctm = mul(st.ctm, Array.from(matrix));
+        if (matrix && matrix.length >= 6) st.ctm = multiplyMatrix(st.ctm, Array.from(matrix));
         break;
       }
       case OPS.paintFormXObjectEnd:
@@ -203,7 +193,7 @@ export function analyzeOperatorList(
       case OPS.beginGroup: {
         push();
         const group = args?.[0] as { matrix?: number[] } | undefined;
-        if (group?.matrix && group.matrix.length >= 6) st.ctm = mul(st.ctm, Array.from(group.matrix));
+        if (group?.matrix && group.matrix.length >= 6) st.ctm = multiplyMatrix(st.ctm, Array.from(group.matrix));
         break;
       }
       case OPS.endGroup:

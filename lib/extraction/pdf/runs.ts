@@ -4,6 +4,7 @@
  * page /Rotate is applied). Items with the same orientation share a frame: an upright page is one
  * frame; sideways labels or a vertical CJK page get frames of their own.
  */
+import { multiplyMatrix } from './matrix';
 
 export interface Run {
   text: string;
@@ -63,17 +64,6 @@ export function fontFlagsFromName(name: string | undefined | null): FontFlags | 
   return { bold: BOLD_NAME.test(base), mono: MONO_NAME.test(base) };
 }
 
-function multiply(a: number[], b: number[]): number[] {
-  return [
-    a[0] * b[0] + a[2] * b[1],
-    a[1] * b[0] + a[3] * b[1],
-    a[0] * b[2] + a[2] * b[3],
-    a[1] * b[2] + a[3] * b[3],
-    a[0] * b[4] + a[2] * b[5] + a[4],
-    a[1] * b[4] + a[3] * b[5] + a[5],
-  ];
-}
-
 const QUARTER = Math.PI / 2;
 
 export function buildFrames(
@@ -92,7 +82,7 @@ export function buildFrames(
     if (typeof item.str !== 'string' || item.str.length === 0 || !Array.isArray(item.transform)) continue;
     const style = styles[item.fontName];
     const vertical = item.dir === 'ttb' || style?.vertical === true;
-    const m = multiply(vt, item.transform);
+    const m = multiplyMatrix(vt, item.transform);
     let dx: number, dy: number, size: number, length: number;
     if (vertical) {
       dx = -m[2];
