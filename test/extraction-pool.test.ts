@@ -8,6 +8,7 @@ import * as extractionsRoute from '@/app/v1/extractions/route';
 import * as extractionRoute from '@/app/v1/extractions/[extraction_id]/route';
 import * as cancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route';
 import { extractions } from '@/lib/db/schema';
+import { extractPdf } from '@/lib/extraction/pdf';
 import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { ExtractionError } from '@/lib/extraction/types';
 import { useTestApp } from '@/lib/testing/app';
@@ -61,6 +62,22 @@ describe('extraction worker processes', () => {
     expect(result.markdown.match(/<!-- page \d+ -->/g)).toHaveLength(400);
     expect(seen.at(-1)).toBe(400);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // The worker reads long PDFs with several page threads; the Markdown must be what one thread writes.
+    const single = await extractPdf(
+      {
+        path: bigPdf,
+        mimeType: 'application/pdf',
+        extension: '.pdf',
+        mode: 'simple',
+        options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
+        maxPages: 1000,
+        tmpDir: tmp,
+        onProgress: () => {},
+        signal: new AbortController().signal,
+      },
+      null,
+    );
+    expect(result.markdown).toBe(single.markdown);
   });
 
   it('stop a task over its time limit with EXTRACTION_TIMEOUT', async () => {

@@ -2,8 +2,12 @@
  * The extraction child process. It receives one task at a time over IPC, runs the extractor and
  * answers with the result or a coded error. Untrusted documents are parsed only here, so a file
  * that crashes, hangs or floods memory takes down this process, never the server.
+ * The same file also runs as a worker thread reading a range of a long PDF's pages.
  */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { extractDocument } from './engine';
+import { runPdfRangeJob } from './pdf/thread-job';
+import { setPdfThreadEntry, type PdfRangeJob } from './pdf/threads';
 import { ExtractionError, type ExtractInput } from './types';
 
 type TaskMessage = { type: 'extract'; input: Omit<ExtractInput, 'onProgress' | 'signal'> };
@@ -12,24 +16,36 @@ function send(message: unknown): void {
   if (process.connected) process.send?.(message);
 }
 
-process.on('message', (message: TaskMessage) => {
-  if (message?.type !== 'extract') return;
-  const controller = new AbortController();
-  extractDocument({
-    ...message.input,
-    signal: controller.signal,
-    onProgress: (done, total) => send({ type: 'progress', done, total }),
-  })
-    .then((result) => send({ type: 'result', result }))
-    .catch((err: unknown) => {
-      if (err instanceof ExtractionError) send({ type: 'error', code: err.code, message: err.message });
-      else {
-        const detail = err instanceof Error ? err.message : String(err);
-        send({ type: 'error', code: 'INTERNAL_ERROR', message: `The document could not be processed: ${detail}` });
-      }
-    });
-});
+function serveTasks(): void {
+  // The bundled worker (plain JavaScript) can start threads from its own file for long PDFs.
+  if (import.meta.url.endsWith('.mjs')) setPdfThreadEntry(new URL(import.meta.url));
 
-// The server went away (even by kill -9): nothing is waiting for this process any more.
-process.on('disconnect', () => process.exit(0));
-send({ type: 'ready' });
+  process.on('message', (message: TaskMessage) => {
+    if (message?.type !== 'extract') return;
+    const controller = new AbortController();
+    extractDocument({
+      ...message.input,
+      signal: controller.signal,
+      onProgress: (done, total) => send({ type: 'progress', done, total }),
+    })
+      .then((result) => send({ type: 'result', result }))
+      .catch((err: unknown) => {
+        if (err instanceof ExtractionError) send({ type: 'error', code: err.code, message: err.message });
+        else {
+          const detail = err instanceof Error ? err.message : String(err);
+          send({ type: 'error', code: 'INTERNAL_ERROR', message: `The document could not be processed: ${detail}` });
+        }
+      });
+  });
+
+  // The server went away (even by kill -9): nothing is waiting for this process any more.
+  process.on('disconnect', () => process.exit(0));
+  send({ type: 'ready' });
+}
+
+if (!isMainThread && (workerData as { kind?: string } | undefined)?.kind === 'pdf-range-thread') {
+  // A page thread: one range job at a time, for as long as the process keeps it.
+  parentPort!.on('message', (job: PdfRangeJob) => void runPdfRangeJob(job, parentPort!));
+} else {
+  serveTasks();
+}

@@ -41,6 +41,7 @@ import {
   type Pdfjs,
 } from './pdfjs';
 import { buildFrames, fontFlagsFromName, type FontFlags, type FontStyleLike, type TextItemLike } from './runs';
+import { extractInThreads, planThreads } from './threads';
 import { detectBorderedTables, type DetectedTable } from './tables';
 
 /** Pages with less text than this that are mostly one image are treated as scans in normal mode. */
@@ -92,44 +93,38 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
       if (signal.aborted) throwIfAborted(signal);
       metadata = buildMetadata(null, null, numPages);
     }
-    if (input.mode === 'normal' && ocr) probe = new Probe(pdfjs, dir, input.path, signal);
+    const wantOcr = input.mode !== 'simple' && ocr !== null;
+    if (input.mode === 'normal' && wantOcr) probe = new Probe(pdfjs, dir, input.path, signal);
 
-    const pages: PageBlocks[] = [];
     const tally: OcrTally = { attempts: 0, best: null };
-    /** Bold/monospace of each pdf.js font id (ids are per document), null when unknown. */
-    const fonts = new Map<string, FontFlags | null>();
-    let failedPages = 0;
-    let firstFailure: unknown = null;
-    // Parsing runs behind pdf.js's message channel: asking for the next pages' text while this
-    // page is laid out keeps the thread busy instead of idle between pages.
-    const ahead = new Map<number, Promise<LoadedPage>>();
-    const fetchPage = (m: number): Promise<LoadedPage> => {
-      let pending = ahead.get(m);
-      if (!pending) {
-        pending = doc.getPage(m).then(async (page) => ({ page, content: await page.getTextContent({ disableNormalization: true }) }));
-        pending.catch(() => undefined);
-        ahead.set(m, pending);
+    const threads = planThreads(numPages);
+    let texts: PageText[];
+    let done = 0;
+    const pageDone = () => input.onProgress(++done, numPages);
+    if (threads > 1) {
+      // Text layers of page ranges in parallel threads; OCR afterwards, here, page by page.
+      const countPage = (needOcr: boolean) => {
+        if (!needOcr) pageDone();
+      };
+      texts = await extractInThreads(input, numPages, threads, wantOcr, countPage, () =>
+        extractRange(pdfjs, doc, 1, Math.ceil(numPages / threads), input, wantOcr, probe, (t) => countPage(t.needOcr)),
+      );
+      for (const t of texts) {
+        if (!t.needOcr) continue;
+        throwIfAborted(signal);
+        t.blocks = mergeOcr(t.blocks, t.usable, await runOcr(ocr!, input, t.page, tally), input.options.preserve_layout);
+        pageDone();
       }
-      return pending;
-    };
-    for (let n = 1; n <= numPages; n++) {
-      throwIfAborted(signal);
-      for (let m = n; m <= Math.min(numPages, n + LOOKAHEAD); m++) fetchPage(m);
-      const loaded = fetchPage(n);
-      ahead.delete(n);
-      let blocks: Block[] = [];
-      try {
-        blocks = await extractPage(pdfjs, loaded, n, input, ocr, probe, tally, fonts);
-      } catch (err) {
-        if (err instanceof ExtractionError) throw err;
-        if (signal.aborted) throwIfAborted(signal);
-        failedPages++;
-        firstFailure ??= err;
-      }
-      pages.push({ page: n, blocks });
-      input.onProgress(n, numPages);
+    } else {
+      texts = await extractRange(pdfjs, doc, 1, numPages, input, wantOcr, probe, async (t) => {
+        if (t.needOcr) t.blocks = mergeOcr(t.blocks, t.usable, await runOcr(ocr!, input, t.page, tally), input.options.preserve_layout);
+        pageDone();
+      });
     }
-    if (numPages > 0 && failedPages === numPages) throw toExtractionError(firstFailure);
+
+    const failed = texts.filter((t) => t.failure !== undefined);
+    if (numPages > 0 && failed.length === numPages) throw toExtractionError(new Error(failed[0].failure));
+    const pages: PageBlocks[] = texts.map((t) => ({ page: t.page, blocks: t.blocks }));
     if (tally.attempts > 0 && numPages > 0 && pages.every((p) => !blocksHaveText(p.blocks))) {
       const conf = tally.best ? `, mean confidence ${Math.round(tally.best.meanConfidence)}` : '';
       throw new ExtractionError(
@@ -144,6 +139,65 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   }
 }
 
+/** One page's text layer, and whether it still needs OCR (decided, not yet run). */
+export interface PageText {
+  page: number;
+  blocks: Block[];
+  usable: boolean;
+  needOcr: boolean;
+  /** Why the page could not be read (it is then empty). */
+  failure?: string;
+}
+
+/**
+ * Reads the text layers of pages `from`..`to`. `onPage` runs after each page, in order, and may
+ * change the page (OCR). A page whose layout cannot be read is kept empty with its failure.
+ */
+export async function extractRange(
+  pdfjs: Pdfjs,
+  doc: PdfDocument,
+  from: number,
+  to: number,
+  input: ExtractInput,
+  wantOcr: boolean,
+  probe: Probe | null,
+  onPage: (text: PageText) => Promise<void> | void,
+): Promise<PageText[]> {
+  const { signal } = input;
+  /** Bold/monospace of each pdf.js font id (ids are per document), null when unknown. */
+  const fonts = new Map<string, FontFlags | null>();
+  // Parsing runs behind pdf.js's message channel: asking for the next pages' text while this
+  // page is laid out keeps the thread busy instead of idle between pages.
+  const ahead = new Map<number, Promise<LoadedPage>>();
+  const fetchPage = (m: number): Promise<LoadedPage> => {
+    let pending = ahead.get(m);
+    if (!pending) {
+      pending = doc.getPage(m).then(async (page) => ({ page, content: await page.getTextContent({ disableNormalization: true }) }));
+      pending.catch(() => undefined);
+      ahead.set(m, pending);
+    }
+    return pending;
+  };
+  const texts: PageText[] = [];
+  for (let n = from; n <= to; n++) {
+    throwIfAborted(signal);
+    for (let m = n; m <= Math.min(to, n + LOOKAHEAD); m++) fetchPage(m);
+    const loaded = fetchPage(n);
+    ahead.delete(n);
+    let text: PageText;
+    try {
+      text = { page: n, ...(await textLayerPage(pdfjs, loaded, n, input, wantOcr, probe, fonts)) };
+    } catch (err) {
+      if (err instanceof ExtractionError) throw err;
+      if (signal.aborted) throwIfAborted(signal);
+      text = { page: n, blocks: [], usable: false, needOcr: false, failure: (err as Error)?.message ?? String(err) };
+    }
+    await onPage(text);
+    texts.push(text);
+  }
+  return texts;
+}
+
 const LOOKAHEAD = 4;
 
 interface LoadedPage {
@@ -151,16 +205,15 @@ interface LoadedPage {
   content: Awaited<ReturnType<PdfPage['getTextContent']>>;
 }
 
-async function extractPage(
+async function textLayerPage(
   pdfjs: Pdfjs,
   loaded: Promise<LoadedPage>,
   n: number,
   input: ExtractInput,
-  ocr: OcrService | null,
+  wantOcr: boolean,
   probe: Probe | null,
-  tally: OcrTally,
   fonts: Map<string, FontFlags | null>,
-): Promise<Block[]> {
+): Promise<{ blocks: Block[]; usable: boolean; needOcr: boolean }> {
   const { signal, options } = input;
   // pdf.js would normalise each chunk before bidi reordering; normalising the reordered item
   // text instead (buildFrames) is cheaper and keeps Arabic ligature glyphs in logical order.
@@ -201,8 +254,8 @@ async function extractPage(
       blocks = ocrBlocks(plainText(content.items), options.preserve_layout);
     }
 
-    if (input.mode === 'simple' || !ocr) return blocks;
     const usable = textLayerUsable(stats);
+    if (!wantOcr) return { blocks, usable, needOcr: false };
     let needOcr = input.mode === 'advanced';
     if (!needOcr) {
       if (!usable) {
@@ -215,9 +268,7 @@ async function extractPage(
         needOcr = !!g && g.largestImage >= SCAN_IMAGE_AREA;
       }
     }
-    if (!needOcr) return blocks;
-    const out = await runOcr(ocr, input, n, tally);
-    return mergeOcr(blocks, usable, out, options.preserve_layout);
+    return { blocks, usable, needOcr };
   } finally {
     page.cleanup();
   }
@@ -287,7 +338,7 @@ async function runOcr(ocr: OcrService, input: ExtractInput, n: number, tally: Oc
  * A second view of the document that keeps images (the main one skips them for speed), opened
  * from the file on first use, to tell scanned pages from blank ones.
  */
-class Probe {
+export class Probe {
   private task: PdfLoadingTask | null = null;
   private doc: Promise<PdfDocument> | null = null;
 

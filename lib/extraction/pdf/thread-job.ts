@@ -1,0 +1,30 @@
+import type { MessagePort } from 'node:worker_threads';
+import { ExtractionError } from '../types';
+import { extractRange, Probe } from './index';
+import { loadPdfjs, openDocument, readPdfFile, toExtractionError } from './pdfjs';
+import type { PdfRangeJob, ThreadMessage } from './threads';
+
+/** The thread side of extractInThreads: reads the text layers of one page range. */
+export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promise<void> {
+  const send = (message: ThreadMessage) => port.postMessage(message);
+  const controller = new AbortController();
+  const input = { ...job.input, onProgress: () => {}, signal: controller.signal };
+  let task: ReturnType<typeof openDocument> | null = null;
+  let probe: Probe | null = null;
+  try {
+    const { pdfjs, dir } = await loadPdfjs();
+    task = openDocument(pdfjs, dir, await readPdfFile(input.path), { maxImageSize: 1 });
+    const doc = await task.promise.catch((err: unknown) => {
+      throw toExtractionError(err);
+    });
+    if (job.wantOcr && input.mode === 'normal') probe = new Probe(pdfjs, dir, input.path, controller.signal);
+    const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, (t) => send({ type: 'progress', needOcr: t.needOcr }));
+    send({ type: 'done', pages });
+  } catch (err) {
+    const error = err instanceof ExtractionError ? err : new ExtractionError('INTERNAL_ERROR', `PDF extraction failed unexpectedly: ${(err as Error)?.message ?? String(err)}`);
+    send({ type: 'error', code: error.code, message: error.message });
+  } finally {
+    await probe?.destroy();
+    await task?.destroy().catch(() => {});
+  }
+}

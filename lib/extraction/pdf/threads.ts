@@ -1,0 +1,117 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ExtractInput } from '../types';
+import { ExtractionError, type ExtractionErrorCode } from '../types';
+import type { PageText } from './index';
+
+/**
+ * Long PDFs are read by several threads at once, each taking a range of pages: pdf.js parses on
+ * one thread, so this is how a document uses more than one core. Only available where a thread
+ * entry file is registered (the bundled extraction worker registers itself).
+ */
+let threadEntry: URL | null = null;
+
+export function setPdfThreadEntry(entry: URL | null): void {
+  threadEntry = entry;
+}
+
+const MIN_PAGES_PER_THREAD = 16;
+const MAX_THREADS = 4;
+
+export function planThreads(numPages: number): number {
+  if (!threadEntry) return 1;
+  return Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS, Math.floor(numPages / MIN_PAGES_PER_THREAD)));
+}
+
+export interface PdfRangeJob {
+  kind: 'pdf-range';
+  input: Omit<ExtractInput, 'onProgress' | 'signal'>;
+  from: number;
+  to: number;
+  wantOcr: boolean;
+}
+
+export type ThreadMessage =
+  | { type: 'progress'; needOcr: boolean }
+  | { type: 'done'; pages: PageText[] }
+  | { type: 'error'; code: ExtractionErrorCode; message: string };
+
+const idle: Worker[] = [];
+
+/** A page thread, kept between documents so pdf.js is loaded once per thread, not per document. */
+function acquireThread(): Worker {
+  const reused = idle.pop();
+  if (reused) return reused;
+  const worker = new Worker(threadEntry!, { workerData: { kind: 'pdf-range-thread' } });
+  worker.unref();
+  worker.once('exit', () => {
+    const i = idle.indexOf(worker);
+    if (i >= 0) idle.splice(i, 1);
+  });
+  return worker;
+}
+
+/**
+ * Reads pages 1..⌈n/threads⌉ through `mainRange` on this thread and the other ranges in worker
+ * threads; returns every page in order. `onPage` is told when a thread finishes a page.
+ */
+export async function extractInThreads(
+  input: ExtractInput,
+  numPages: number,
+  threads: number,
+  wantOcr: boolean,
+  onPage: (needOcr: boolean) => void,
+  mainRange: () => Promise<PageText[]>,
+): Promise<PageText[]> {
+  const size = Math.ceil(numPages / threads);
+  const busy: Worker[] = [];
+  const jobs: Promise<PageText[]>[] = [];
+  const { onProgress: _progress, signal, ...plain } = input;
+  for (let i = 1; i < threads; i++) {
+    const from = i * size + 1;
+    const to = Math.min(numPages, (i + 1) * size);
+    if (from > to) break;
+    const job: PdfRangeJob = { kind: 'pdf-range', input: plain, from, to, wantOcr };
+    const worker = acquireThread();
+    busy.push(worker);
+    jobs.push(
+      new Promise<PageText[]>((resolve, reject) => {
+        const onMessage = (message: ThreadMessage) => {
+          if (message.type === 'progress') return onPage(message.needOcr);
+          cleanup();
+          if (message.type === 'done') resolve(message.pages);
+          else reject(new ExtractionError(message.code, message.message));
+        };
+        const onExit = (code: number) => {
+          cleanup();
+          reject(new Error(`a PDF page thread stopped (exit code ${code})`));
+        };
+        const cleanup = () => {
+          worker.off('message', onMessage);
+          worker.off('exit', onExit);
+          worker.off('error', onExit);
+        };
+        worker.on('message', onMessage);
+        worker.once('exit', onExit);
+        worker.once('error', onExit);
+        worker.postMessage(job);
+      }),
+    );
+  }
+  let aborted = false;
+  const stop = () => {
+    aborted = true;
+    for (const w of busy) void w.terminate();
+  };
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const ranges = await Promise.all([mainRange(), ...jobs]);
+    return ranges.flat().sort((a, b) => a.page - b.page);
+  } catch (err) {
+    stop();
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    if (!aborted) idle.push(...busy);
+  }
+}
