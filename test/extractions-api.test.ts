@@ -8,6 +8,8 @@ import * as extractionsRoute from '@/app/v1/extractions/route';
 import * as extractionRoute from '@/app/v1/extractions/[extraction_id]/route';
 import * as cancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route';
 import { extractions, workflowRuns } from '@/lib/db/schema';
+import { sweepStaleExtractions } from '@/lib/extraction/task';
+import { getStorage } from '@/lib/storage';
 import { useTestApp } from '@/lib/testing/app';
 import { fixture, formWith } from '@/lib/testing/fixtures';
 
@@ -98,6 +100,21 @@ describe('POST /v1/extractions (API only; no runner is started in this file)', (
     expect(again.body.id).toBe(first.body.id);
     const rows = await app.db.select().from(extractions).where(eq(extractions.fileId, fileId));
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe('the stale-task sweeper', () => {
+  it('ends a task that has shown no progress for longer than the time limit, and leaves live ones alone', async () => {
+    const fileId = await upload('s.txt', Buffer.from('stale'));
+    const stale = (await create({ file_id: fileId })).body.id as string;
+    const live = (await create({ file_id: fileId })).body.id as string;
+    const longAgo = new Date(Date.now() - 600_000 - 6 * 60_000);
+    await app.db.update(extractions).set({ status: 'processing', updatedAt: longAgo }).where(eq(extractions.id, stale));
+    await app.db.update(extractions).set({ status: 'processing', updatedAt: new Date() }).where(eq(extractions.id, live));
+    const ctx = { db: app.db, storage: getStorage(), requestId: null, principal: null };
+    expect(await sweepStaleExtractions(ctx)).toBe(1);
+    expect((await get(stale)).body).toMatchObject({ status: 'failed', error: { code: 'EXTRACTION_TIMEOUT' } });
+    expect((await get(live)).body.status).toBe('processing');
   });
 });
 

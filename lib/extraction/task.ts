@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, lt } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import { extractions, files, type ExtractionRow } from '@/lib/db/schema';
@@ -175,3 +175,24 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
     await fsp.rm(tmpDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Ends tasks that have been "processing" without any sign of life for longer than any task may
+ * run (the time limit plus a margin): their runner is gone and will not come back, e.g. a run lost
+ * outside Quarry. Returns how many were ended.
+ */
+export async function sweepStaleExtractions(ctx: ServiceContext, now = new Date()): Promise<number> {
+  const { timeoutMs } = getConfig().extraction;
+  const cutoff = new Date(now.getTime() - timeoutMs - STALE_MARGIN_MS);
+  const stale = await ctx.db
+    .select({ id: extractions.id })
+    .from(extractions)
+    .where(and(eq(extractions.status, 'processing'), lt(extractions.updatedAt, cutoff)));
+  let ended = 0;
+  for (const { id } of stale) {
+    if (await failExtraction(ctx, id, 'EXTRACTION_TIMEOUT', 'The extraction stopped making progress and was ended')) ended++;
+  }
+  return ended;
+}
+
+const STALE_MARGIN_MS = 5 * 60 * 1000;
