@@ -1,7 +1,7 @@
 import { json, otherMethods, route } from '@/lib/api/handler';
 import { paginationQuery } from '@/lib/api/schemas/common';
 import { fileIdParams } from '@/lib/api/schemas/files';
-import { listFileExtractions } from '@/lib/extractions/queries';
+import { listFileExtractions } from '@/lib/extraction/queries';
 
 export const GET = route(
   { auth: 'extractions:read', params: fileIdParams, query: paginationQuery },
