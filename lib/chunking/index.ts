@@ -1,0 +1,101 @@
+import { parseMarkdown } from './markdown';
+import { fixedChunks, paragraphChunks, semanticChunks, type DraftChunk, type EmbedFunction } from './strategies';
+import { countTokens } from './tokenizer';
+
+/*
+ * Chunking of extracted Markdown for knowledge bases. Pure: no database, no framework.
+ *
+ * Tokens are cl100k_base tokens (the vocabulary shipped in js-tiktoken, see ./tokenizer.ts).
+ *
+ * Strategies
+ *  - fixed: windows of chunk_size tokens; each next window starts exactly `overlap` tokens before
+ *    the previous one ended. A window's end moves back (within the second half of its stride) to
+ *    the best cut: before a heading, between blocks, after a sentence or line, at whitespace (or
+ *    between characters of CJK/Thai text). Markdown structure is otherwise ignored (a table or
+ *    fence may be cut like text).
+ *  - paragraph: Markdown blocks packed up to chunk_size; every heading starts a new chunk (the
+ *    heading stays with the content that follows it). An oversized block is split: tables
+ *    between rows with the header rows repeated, fenced code between lines and re-fenced, lists
+ *    between items, prose at sentence/word boundaries.
+ *  - semantic: sentences (and whole tables / code blocks) embedded in batches; a new chunk starts
+ *    at every heading, where the cosine similarity of consecutive sentences is below the 20th
+ *    percentile of the document's similarities, or when chunk_size would be exceeded.
+ *  paragraph and semantic cut at natural boundaries and do not overlap chunks; `overlap` is
+ *  validated for every strategy but only used by `fixed`.
+ *
+ * Metadata
+ *  - page: the page where the chunk's content starts (`<!-- page N -->` markers; a chunk that
+ *    spans pages gets its first page). Content before the first marker is page 1 when the
+ *    document has markers; null throughout when it has none. Markers never appear in content.
+ *  - section: heading path joined with " > ", taken where the chunk's text starts (after any
+ *    headings the chunk begins with); null before the first heading.
+ *  - embedText = section + "\n\n" + content when there is a section, else content.
+ */
+
+export type ChunkingStrategy = { type: 'fixed' | 'semantic' | 'paragraph'; chunk_size: number; overlap: number };
+
+export interface Chunk {
+  content: string;
+  embedText: string;
+  tokenCount: number;
+  metadata: { chunk_index: number; page: number | null; section: string | null };
+}
+
+export interface ChunkMarkdownOptions {
+  /** Required by the semantic strategy: embeds texts, one vector per text, in order. */
+  embed?: EmbedFunction;
+}
+
+export const MIN_CHUNK_SIZE = 64;
+export const MAX_CHUNK_SIZE = 8192;
+export const CHUNKING_STRATEGY_TYPES = ['fixed', 'semantic', 'paragraph'] as const;
+
+export { countTokens };
+export { EMBED_BATCH_SIZE, SIMILARITY_BREAK_PERCENTILE, type EmbedFunction } from './strategies';
+
+/** Throws a RangeError/TypeError describing the first problem with the strategy. */
+export function validateChunkingStrategy(strategy: ChunkingStrategy): void {
+  if (!strategy || typeof strategy !== 'object') throw new TypeError('chunking strategy must be an object');
+  if (!(CHUNKING_STRATEGY_TYPES as readonly string[]).includes(strategy.type)) {
+    throw new RangeError(`chunking strategy type must be one of ${CHUNKING_STRATEGY_TYPES.join(', ')}`);
+  }
+  const { chunk_size: size, overlap } = strategy;
+  if (!Number.isInteger(size) || size < MIN_CHUNK_SIZE || size > MAX_CHUNK_SIZE) {
+    throw new RangeError(`chunk_size must be an integer from ${MIN_CHUNK_SIZE} to ${MAX_CHUNK_SIZE} tokens`);
+  }
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap >= size) {
+    throw new RangeError('overlap must be an integer >= 0 and less than chunk_size');
+  }
+}
+
+export async function chunkMarkdown(
+  markdown: string,
+  strategy: ChunkingStrategy,
+  options: ChunkMarkdownOptions = {},
+): Promise<Chunk[]> {
+  validateChunkingStrategy(strategy);
+  if (strategy.type === 'semantic' && typeof options.embed !== 'function') {
+    throw new Error('The semantic chunking strategy needs an embed function (options.embed)');
+  }
+  const doc = parseMarkdown(markdown);
+  let drafts: DraftChunk[];
+  switch (strategy.type) {
+    case 'fixed':
+      drafts = fixedChunks(doc, strategy.chunk_size, strategy.overlap);
+      break;
+    case 'paragraph':
+      drafts = paragraphChunks(doc, strategy.chunk_size);
+      break;
+    case 'semantic':
+      drafts = await semanticChunks(doc, strategy.chunk_size, options.embed as EmbedFunction);
+      break;
+  }
+  return drafts
+    .filter((d) => d.content.length > 0)
+    .map((d, i) => ({
+      content: d.content,
+      embedText: d.section ? `${d.section}\n\n${d.content}` : d.content,
+      tokenCount: d.tokens,
+      metadata: { chunk_index: i, page: d.page, section: d.section },
+    }));
+}
