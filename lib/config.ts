@@ -19,6 +19,8 @@ const envSchema = z.object({
   QUARRY_EXTRACTION_TIMEOUT_S: z.coerce.number().int().min(1).default(600),
   QUARRY_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
   QUARRY_MAX_PAGES: z.coerce.number().int().min(1).default(2000),
+  QUARRY_INDEXING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(10000),
 });
 
 export interface Config {
@@ -30,6 +32,7 @@ export interface Config {
   trustProxy: boolean;
   secretKey: string | undefined;
   extraction: { concurrency: number; timeoutMs: number; memoryMb: number; maxPages: number };
+  knowledgeBases: { indexingConcurrency: number; exactSearchMaxChunks: number };
 }
 
 let cached: Config | undefined;
@@ -59,6 +62,10 @@ export function getConfig(): Config {
       timeoutMs: e.QUARRY_EXTRACTION_TIMEOUT_S * 1000,
       memoryMb: e.QUARRY_EXTRACTION_MEMORY_MB,
       maxPages: e.QUARRY_MAX_PAGES,
+    },
+    knowledgeBases: {
+      indexingConcurrency: e.QUARRY_INDEXING_CONCURRENCY,
+      exactSearchMaxChunks: e.QUARRY_SEARCH_EXACT_MAX_CHUNKS,
     },
   };
   return cached;

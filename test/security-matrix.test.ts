@@ -13,6 +13,12 @@ import * as extractionRoute from '@/app/v1/extractions/[extraction_id]/route';
 import * as extractionCancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route';
 import * as downloadRoute from '@/app/v1/files/[file_id]/download/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
+import * as kbsRoute from '@/app/v1/knowledge-bases/route';
+import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
+import * as kbDocumentsRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/route';
+import * as kbDocumentRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route';
+import * as kbSearchRoute from '@/app/v1/knowledge-bases/[kb_id]/search/route';
+import * as kbHybridRoute from '@/app/v1/knowledge-bases/[kb_id]/hybrid-search/route';
 import * as fileRoute from '@/app/v1/files/[file_id]/route';
 import * as filesRoute from '@/app/v1/files/route';
 import * as typesRoute from '@/app/v1/files/types/route';
@@ -46,6 +52,12 @@ const ROUTE_FILES: Record<string, RouteModule> = {
   'app/v1/files/route.ts': filesRoute,
   'app/v1/files/types/route.ts': typesRoute,
   'app/v1/openapi.json/route.ts': openapiRoute,
+  'app/v1/knowledge-bases/route.ts': kbsRoute,
+  'app/v1/knowledge-bases/[kb_id]/route.ts': kbRoute,
+  'app/v1/knowledge-bases/[kb_id]/documents/route.ts': kbDocumentsRoute,
+  'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route.ts': kbDocumentRoute,
+  'app/v1/knowledge-bases/[kb_id]/search/route.ts': kbSearchRoute,
+  'app/v1/knowledge-bases/[kb_id]/hybrid-search/route.ts': kbHybridRoute,
 };
 
 /** Route files that need no key at all; they get their own assertions below. */
@@ -72,6 +84,9 @@ const EXTRACTIONS_WRITE: Requirement = {
   required: 'extractions:write',
   grantedBy: ['extractions:write', 'extractions:*', '*'],
 };
+const KB_READ: Requirement = { label: 'kb:read', required: 'kb:read', grantedBy: ['kb:read', 'kb:*', '*'] };
+const KB_WRITE: Requirement = { label: 'kb:write', required: 'kb:write', grantedBy: ['kb:write', 'kb:*', '*'] };
+const KB_SEARCH: Requirement = { label: 'kb:search or kb:read', required: 'kb:search', grantedBy: ['kb:search', 'kb:read', 'kb:*', '*'] };
 const WEBHOOKS: Requirement = { label: 'webhooks:*', required: 'webhooks:*', grantedBy: ['webhooks:*', '*'] };
 const ADMIN: Requirement = { label: 'administrator', required: 'api-keys:*', grantedBy: ['api-keys:*', '*'] };
 const ANY_KEY: Requirement = { label: 'any valid key', required: null, grantedBy: SCOPES };
@@ -80,6 +95,8 @@ const ANY_KEY: Requirement = { label: 'any valid key', required: null, grantedBy
 const MISSING_FILE_ID = 'file_01jd0000000000000000000000';
 const MISSING_KEY_ID = 'key_01jd0000000000000000000000';
 const MISSING_EXTRACTION_ID = 'ext_01jd0000000000000000000000';
+const MISSING_KB_ID = 'kb_01jd0000000000000000000000';
+const MISSING_DOCUMENT_ID = 'doc_01jd0000000000000000000000';
 
 interface ProtectedRoute {
   name: string;
@@ -93,6 +110,7 @@ interface ProtectedRoute {
 }
 
 let seededFileId = '';
+let seededKbId = '';
 
 const PROTECTED: ProtectedRoute[] = [
   {
@@ -233,6 +251,101 @@ const PROTECTED: ProtectedRoute[] = [
     request: () => ({ path: '/admin/maintenance', body: { enabled: false } }),
     allowed: { status: 200 },
   },
+
+  {
+    name: 'GET /v1/knowledge-bases',
+    file: 'app/v1/knowledge-bases/route.ts',
+    method: 'GET',
+    requirement: KB_READ,
+    request: () => ({ path: '/v1/knowledge-bases' }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'POST /v1/knowledge-bases',
+    file: 'app/v1/knowledge-bases/route.ts',
+    method: 'POST',
+    requirement: KB_WRITE,
+    request: () => ({ path: '/v1/knowledge-bases', body: { name: 'matrix' } }),
+    allowed: { status: 201 },
+  },
+  {
+    name: 'GET /v1/knowledge-bases/{kb_id}',
+    file: 'app/v1/knowledge-bases/[kb_id]/route.ts',
+    method: 'GET',
+    requirement: KB_READ,
+    request: () => ({ path: `/v1/knowledge-bases/${seededKbId}`, params: { kb_id: seededKbId } }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'PATCH /v1/knowledge-bases/{kb_id}',
+    file: 'app/v1/knowledge-bases/[kb_id]/route.ts',
+    method: 'PATCH',
+    requirement: KB_WRITE,
+    request: () => ({ path: `/v1/knowledge-bases/${seededKbId}`, params: { kb_id: seededKbId }, body: { description: 'matrix' } }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'DELETE /v1/knowledge-bases/{kb_id}',
+    file: 'app/v1/knowledge-bases/[kb_id]/route.ts',
+    method: 'DELETE',
+    requirement: KB_WRITE,
+    request: () => ({ path: `/v1/knowledge-bases/${MISSING_KB_ID}`, params: { kb_id: MISSING_KB_ID } }),
+    allowed: { status: 404, code: 'KNOWLEDGE_BASE_NOT_FOUND' },
+  },
+  {
+    name: 'GET /v1/knowledge-bases/{kb_id}/documents',
+    file: 'app/v1/knowledge-bases/[kb_id]/documents/route.ts',
+    method: 'GET',
+    requirement: KB_READ,
+    request: () => ({ path: `/v1/knowledge-bases/${seededKbId}/documents`, params: { kb_id: seededKbId } }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'POST /v1/knowledge-bases/{kb_id}/documents',
+    file: 'app/v1/knowledge-bases/[kb_id]/documents/route.ts',
+    method: 'POST',
+    requirement: KB_WRITE,
+    request: () => ({ path: `/v1/knowledge-bases/${seededKbId}/documents`, params: { kb_id: seededKbId }, body: { file_id: MISSING_FILE_ID } }),
+    allowed: { status: 404, code: 'FILE_NOT_FOUND' },
+  },
+  {
+    name: 'GET /v1/knowledge-bases/{kb_id}/documents/{document_id}',
+    file: 'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route.ts',
+    method: 'GET',
+    requirement: KB_READ,
+    request: () => ({
+      path: `/v1/knowledge-bases/${seededKbId}/documents/${MISSING_DOCUMENT_ID}`,
+      params: { kb_id: seededKbId, document_id: MISSING_DOCUMENT_ID },
+    }),
+    allowed: { status: 404, code: 'DOCUMENT_NOT_FOUND' },
+  },
+  {
+    name: 'DELETE /v1/knowledge-bases/{kb_id}/documents/{document_id}',
+    file: 'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route.ts',
+    method: 'DELETE',
+    requirement: KB_WRITE,
+    request: () => ({
+      path: `/v1/knowledge-bases/${seededKbId}/documents/${MISSING_DOCUMENT_ID}`,
+      params: { kb_id: seededKbId, document_id: MISSING_DOCUMENT_ID },
+    }),
+    allowed: { status: 404, code: 'DOCUMENT_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/knowledge-bases/{kb_id}/search',
+    file: 'app/v1/knowledge-bases/[kb_id]/search/route.ts',
+    method: 'POST',
+    requirement: KB_SEARCH,
+    request: () => ({ path: `/v1/knowledge-bases/${seededKbId}/search`, params: { kb_id: seededKbId }, body: { query: 'matrix' } }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'POST /v1/knowledge-bases/{kb_id}/hybrid-search',
+    file: 'app/v1/knowledge-bases/[kb_id]/hybrid-search/route.ts',
+    method: 'POST',
+    requirement: KB_SEARCH,
+    request: () => ({ path: `/v1/knowledge-bases/${seededKbId}/hybrid-search`, params: { kb_id: seededKbId }, body: { query: 'matrix' } }),
+    allowed: { status: 200 },
+  },
 ];
 
 /** What a caller should get from a protected route. */
@@ -324,6 +437,9 @@ beforeAll(async () => {
   });
   expect(file.status).toBe(201);
   seededFileId = file.body.id;
+  const kb = await app.call(kbsRoute.POST, { method: 'POST', path: '/v1/knowledge-bases', body: { name: 'seeded' } });
+  expect(kb.status).toBe(201);
+  seededKbId = kb.body.id;
 
   keys.unknown = 'sk_test_' + 'Zz9'.repeat(10) + 'Qq';
   expect(keys.unknown).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);

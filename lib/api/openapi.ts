@@ -4,6 +4,24 @@ import { VERSION } from '@/lib/version';
 import { apiKeyIdParams, apiKeyListQuery, apiKeyListSchema, createApiKeyBody, createdApiKeySchema } from './schemas/api-keys';
 import { errorSchema, paginationQuery } from './schemas/common';
 import { createdExtractionSchema, createExtractionBody, extractionIdParams, extractionSchema } from './schemas/extractions';
+import {
+  addDocumentBody,
+  createdDocumentSchema,
+  createKnowledgeBaseBody,
+  documentIdParams,
+  documentListQuery,
+  documentListSchema,
+  documentSchema,
+  hybridSearchBody,
+  hybridSearchResultSchema,
+  kbIdParams,
+  kbListQuery,
+  knowledgeBaseListSchema,
+  knowledgeBaseSchema,
+  searchBody,
+  searchResultSchema,
+  updateKnowledgeBaseBody,
+} from './schemas/knowledge-bases';
 import { fileIdParams, fileListQuery, fileListSchema, fileSchema, fileTypesSchema, uploadSchema } from './schemas/files';
 import {
   detailedHealthSchema,
@@ -122,6 +140,97 @@ const paths: ZodOpenApiPathsObject = {
       responses: {
         '200': { description: 'The task after the request', ...jsonContent(extractionSchema) },
         ...errors('EXTRACTION_NOT_FOUND', 'EXTRACTION_NOT_CANCELLABLE', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+  },
+  '/v1/knowledge-bases': {
+    post: op('Create a knowledge base (its embedding space is fixed now, from the server configuration)', 'kb:write', {
+      requestParams: { header: idempotencyHeader },
+      requestBody: jsonContent(createKnowledgeBaseBody),
+      responses: {
+        '201': { description: 'Created', ...jsonContent(knowledgeBaseSchema) },
+        ...errors('INVALID_REQUEST', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_SCOPE', 'EMBEDDING_NOT_CONFIGURED', 'EMBEDDING_FAILED'),
+      },
+    }),
+    get: op('List knowledge bases', 'kb:read', {
+      requestParams: { query: kbListQuery },
+      responses: { '200': { description: 'A page of knowledge bases', ...jsonContent(knowledgeBaseListSchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/knowledge-bases/{kb_id}': {
+    get: op('Knowledge base detail', 'kb:read', {
+      requestParams: { path: kbIdParams },
+      responses: { '200': { description: 'The knowledge base', ...jsonContent(knowledgeBaseSchema) }, ...errors('KNOWLEDGE_BASE_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+    patch: op('Update name, description, metadata or chunking strategy (a new strategy re-indexes in the background)', 'kb:write', {
+      requestParams: { path: kbIdParams },
+      requestBody: jsonContent(updateKnowledgeBaseBody),
+      responses: {
+        '200': { description: 'The updated knowledge base', ...jsonContent(knowledgeBaseSchema) },
+        ...errors('INVALID_REQUEST', 'KNOWLEDGE_BASE_NOT_FOUND', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+    delete: op('Delete a knowledge base with its documents and chunks', 'kb:write', {
+      requestParams: { path: kbIdParams },
+      responses: { '204': { description: 'Deleted' }, ...errors('KNOWLEDGE_BASE_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/knowledge-bases/{kb_id}/documents': {
+    post: op('Add a file whose latest extraction has completed; indexing runs in the background', 'kb:write', {
+      requestParams: { path: kbIdParams, header: idempotencyHeader },
+      requestBody: jsonContent(addDocumentBody),
+      responses: {
+        '201': { description: 'Added, pending indexing', ...jsonContent(createdDocumentSchema) },
+        ...errors(
+          'INVALID_FILE_ID',
+          'INVALID_REQUEST',
+          'KNOWLEDGE_BASE_NOT_FOUND',
+          'FILE_NOT_FOUND',
+          'EXTRACTION_NOT_COMPLETED',
+          'DOCUMENT_EXISTS',
+          'IDEMPOTENCY_KEY_REUSED',
+          'INSUFFICIENT_SCOPE',
+        ),
+      },
+    }),
+    get: op('List documents', 'kb:read', {
+      requestParams: { path: kbIdParams, query: documentListQuery },
+      responses: {
+        '200': { description: 'A page of documents', ...jsonContent(documentListSchema) },
+        ...errors('INVALID_REQUEST', 'KNOWLEDGE_BASE_NOT_FOUND', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+  },
+  '/v1/knowledge-bases/{kb_id}/documents/{document_id}': {
+    get: op('Document detail', 'kb:read', {
+      requestParams: { path: documentIdParams },
+      responses: {
+        '200': { description: 'The document', ...jsonContent(documentSchema) },
+        ...errors('KNOWLEDGE_BASE_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+    delete: op('Remove a document and its chunks', 'kb:write', {
+      requestParams: { path: documentIdParams },
+      responses: { '204': { description: 'Deleted' }, ...errors('KNOWLEDGE_BASE_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/knowledge-bases/{kb_id}/search': {
+    post: op('Semantic search (cosine similarity)', 'kb:search or kb:read', {
+      requestParams: { path: kbIdParams },
+      requestBody: jsonContent(searchBody),
+      responses: {
+        '200': { description: 'Chunks, best first', ...jsonContent(searchResultSchema) },
+        ...errors('INVALID_REQUEST', 'KNOWLEDGE_BASE_NOT_FOUND', 'EMBEDDING_PROVIDER_MISMATCH', 'EMBEDDING_FAILED', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+  },
+  '/v1/knowledge-bases/{kb_id}/hybrid-search': {
+    post: op('Hybrid search: weighted cosine similarity and BM25', 'kb:search or kb:read', {
+      requestParams: { path: kbIdParams },
+      requestBody: jsonContent(hybridSearchBody),
+      responses: {
+        '200': { description: 'Chunks, best first', ...jsonContent(hybridSearchResultSchema) },
+        ...errors('INVALID_REQUEST', 'KNOWLEDGE_BASE_NOT_FOUND', 'EMBEDDING_PROVIDER_MISMATCH', 'EMBEDDING_FAILED', 'INSUFFICIENT_SCOPE'),
       },
     }),
   },

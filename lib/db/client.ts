@@ -1,5 +1,6 @@
 import path from 'node:path';
 import fs from 'node:fs';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { getConfig } from '@/lib/config';
 import * as schema from './schema';
@@ -134,4 +135,10 @@ export async function closeDatabase(): Promise<void> {
   const current = globalForDb.__quarryDatabase;
   globalForDb.__quarryDatabase = undefined;
   if (current) await (await current).close();
+}
+
+/** Rows of a raw SQL query, whichever driver runs it (postgres.js answers an array, PGlite `{ rows }`). */
+export async function queryRows<T extends Record<string, unknown>>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 }

@@ -4,6 +4,7 @@ import type { ServiceContext } from '@/lib/context';
 import { files, type FileRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { newId } from '@/lib/ids';
+import { removeDocumentsOfFile } from '@/lib/knowledge-bases/documents';
 import type { Readable } from 'node:stream';
 import { StorageNotFoundError } from '@/lib/storage';
 import type { ReceivedUpload } from './upload';
@@ -149,6 +150,10 @@ export async function openFileDownload(ctx: ServiceContext, id: string): Promise
  */
 export async function deleteFile(ctx: ServiceContext, id: string): Promise<void> {
   const row = await ctx.db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: files.id }).from(files).where(eq(files.id, id));
+    if (!existing) throw notFound('FILE_NOT_FOUND', 'File', id);
+    // Knowledge-base documents go first, with their chunks, statistics and document.deleted events.
+    await removeDocumentsOfFile(tx, id, ctx.requestId);
     const [deleted] = await tx.delete(files).where(eq(files.id, id)).returning();
     if (!deleted) throw notFound('FILE_NOT_FOUND', 'File', id);
     await recordEvent(tx, 'file.deleted', { file_id: id, filename: deleted.filename }, ctx.requestId);

@@ -4,3 +4,4 @@ export * from './events';
 export * from './system';
 export * from './extractions';
 export * from './workflows';
+export * from './knowledge-bases';

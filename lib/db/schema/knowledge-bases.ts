@@ -1,0 +1,139 @@
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { extractions } from './extractions';
+import { files } from './files';
+
+export interface ChunkingStrategyValue {
+  type: 'fixed' | 'semantic' | 'paragraph';
+  chunk_size: number;
+  overlap: number;
+}
+
+/** A pgvector `vector` of any dimension; written as its text form `[0.1,0.2,…]`. */
+export const vectorAny = customType<{ data: string; driverData: string }>({
+  dataType: () => 'vector',
+});
+
+/** A full-text `tsvector`, written as its text form (`'term':1,2 'other':1`). */
+export const tsvector = customType<{ data: string; driverData: string }>({
+  dataType: () => 'tsvector',
+});
+
+export const knowledgeBases = pgTable(
+  'knowledge_bases',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    chunkingStrategy: jsonb('chunking_strategy').$type<ChunkingStrategyValue>().notNull(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    embeddingProvider: text('embedding_provider').notNull(),
+    embeddingModel: text('embedding_model').notNull(),
+    embeddingDimensions: integer('embedding_dimensions').notNull(),
+    /** The index generation searches read. */
+    generation: integer('generation').notNull().default(1),
+    /** While a re-index runs: the generation being built, and the strategy it is built with. */
+    pendingGeneration: integer('pending_generation'),
+    pendingChunkingStrategy: jsonb('pending_chunking_strategy').$type<ChunkingStrategyValue>(),
+    createdByKey: text('created_by_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('knowledge_bases_created_at_idx').on(t.createdAt)],
+);
+
+export const kbDocuments = pgTable(
+  'kb_documents',
+  {
+    id: text('id').primaryKey(),
+    kbId: text('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    fileId: text('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    extractionId: text('extraction_id')
+      .notNull()
+      .references(() => extractions.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    status: text('status', { enum: ['pending', 'indexing', 'indexed', 'failed'] }).notNull(),
+    /** Chunks in the knowledge base's active generation. */
+    chunkCount: integer('chunk_count').notNull().default(0),
+    /** Chunks in the generation a re-index is building; null until this document is done there. */
+    pendingChunkCount: integer('pending_chunk_count'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    createdByKey: text('created_by_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    indexedAt: timestamp('indexed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('kb_documents_kb_file_idx').on(t.kbId, t.fileId),
+    index('kb_documents_kb_created_at_idx').on(t.kbId, t.createdAt),
+    index('kb_documents_file_id_idx').on(t.fileId),
+  ],
+);
+
+export const kbChunks = pgTable(
+  'kb_chunks',
+  {
+    id: text('id').primaryKey(),
+    kbId: text('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    documentId: text('document_id')
+      .notNull()
+      .references(() => kbDocuments.id, { onDelete: 'cascade' }),
+    generation: integer('generation').notNull(),
+    chunkIndex: integer('chunk_index').notNull(),
+    content: text('content').notNull(),
+    /** The document's metadata plus page, section and chunk_index. */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    tokenCount: integer('token_count').notNull(),
+    /** BM25 document length: the number of analysed terms. */
+    termCount: integer('term_count').notNull(),
+    /** Analysed terms, each with one position per occurrence (its term frequency). */
+    terms: tsvector('terms').notNull(),
+    dimensions: integer('dimensions').notNull(),
+    embedding: vectorAny('embedding').notNull(),
+  },
+  (t) => [
+    index('kb_chunks_kb_generation_idx').on(t.kbId, t.generation),
+    index('kb_chunks_document_idx').on(t.documentId, t.generation),
+    index('kb_chunks_terms_idx').using('gin', t.terms),
+  ],
+);
+
+/** Per generation of a knowledge base's index: BM25 collection statistics. */
+export const kbIndexStats = pgTable(
+  'kb_index_stats',
+  {
+    kbId: text('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    generation: integer('generation').notNull(),
+    chunkTotal: bigint('chunk_total', { mode: 'number' }).notNull().default(0),
+    termTotal: bigint('term_total', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kbId, t.generation] })],
+);
+
+/** Per generation and term: how many chunks contain the term (BM25 document frequency). */
+export const kbTermStats = pgTable(
+  'kb_term_stats',
+  {
+    kbId: text('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    generation: integer('generation').notNull(),
+    term: text('term').notNull(),
+    df: integer('df').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kbId, t.generation, t.term] })],
+);
+
+export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
+export type KbDocumentRow = typeof kbDocuments.$inferSelect;
+export type KbChunkRow = typeof kbChunks.$inferSelect;
+

@@ -1,0 +1,168 @@
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { ServiceContext } from '@/lib/context';
+import { extractions, kbDocuments, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { EmbeddingError } from '@/lib/embeddings';
+import { recordEvent } from '@/lib/events';
+import { embedderFor } from './embedder';
+import { deleteChunks, insertChunks, prepareChunks, type PreparedChunk } from './store';
+import type { ChunkingStrategy } from './types';
+
+/*
+ * Indexing of one document: pending → indexing → indexed | failed. The document's Markdown is
+ * chunked and embedded outside any transaction; the chunks are then stored in one transaction
+ * holding the knowledge base's row lock, for the active generation and, while a re-index runs,
+ * for the generation being built too. When the knowledge base's generations changed in between
+ * (a re-index started or swapped), the chunks are prepared again.
+ */
+
+export class IndexingError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IndexingError';
+  }
+}
+
+const MAX_PREPARE_ROUNDS = 5;
+
+/** pending → indexing with its document.indexing event. False when there is nothing to do. */
+export async function startIndexing(ctx: ServiceContext, documentId: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(kbDocuments)
+      .set({ status: 'indexing', updatedAt: now })
+      .where(and(eq(kbDocuments.id, documentId), eq(kbDocuments.status, 'pending')))
+      .returning();
+    if (!row) {
+      const [current] = await tx.select({ status: kbDocuments.status }).from(kbDocuments).where(eq(kbDocuments.id, documentId));
+      return current?.status === 'indexing'; // resumed after a restart
+    }
+    await recordEvent(tx, 'document.indexing', { document_id: row.id, kb_id: row.kbId, file_id: row.fileId, status: 'indexing' }, ctx.requestId);
+    return true;
+  });
+}
+
+/** Ends indexing as failed (unless it already ended) and records document.index_failed. */
+export async function failIndexing(ctx: ServiceContext, documentId: string, code: string, message: string): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(kbDocuments)
+      .set({ status: 'failed', errorCode: code, errorMessage: message.slice(0, 2000), updatedAt: new Date() })
+      .where(and(eq(kbDocuments.id, documentId), inArray(kbDocuments.status, ['pending', 'indexing'])))
+      .returning();
+    if (!row) return false;
+    await recordEvent(
+      tx,
+      'document.index_failed',
+      { document_id: row.id, kb_id: row.kbId, file_id: row.fileId, status: 'failed', error: { code, message } },
+      ctx.requestId,
+    );
+    return true;
+  });
+}
+
+async function markdownOf(ctx: ServiceContext, doc: KbDocumentRow): Promise<string> {
+  const [extraction] = await ctx.db
+    .select({ markdown: extractions.markdown, status: extractions.status })
+    .from(extractions)
+    .where(eq(extractions.id, doc.extractionId));
+  if (!extraction || extraction.status !== 'completed') {
+    throw new IndexingError('EXTRACTION_NOT_COMPLETED', 'The extraction this document was added from is no longer available');
+  }
+  return extraction.markdown ?? '';
+}
+
+interface Plan {
+  generation: number;
+  pendingGeneration: number | null;
+  active: PreparedChunk[];
+  pending: PreparedChunk[] | null;
+}
+
+async function prepareFor(kb: KnowledgeBaseRow, markdown: string, doc: KbDocumentRow): Promise<Plan> {
+  const embedder = embedderFor(kb);
+  const active = await prepareChunks(markdown, kb.chunkingStrategy, embedder, doc.metadata);
+  const pendingStrategy = kb.pendingGeneration !== null ? (kb.pendingChunkingStrategy as ChunkingStrategy) : null;
+  const pending = pendingStrategy ? await prepareChunks(markdown, pendingStrategy, embedder, doc.metadata) : null;
+  return { generation: kb.generation, pendingGeneration: kb.pendingGeneration, active, pending };
+}
+
+export type IndexOutcome = { status: 'indexed' | 'failed' | 'skipped'; chunk_count?: number };
+
+/**
+ * Indexes one document whose status is indexing. Problems with the document or with the
+ * knowledge base's embedder configuration end it as failed; transient ones (an embedding
+ * service that is down) are thrown so the workflow retries. Safe to run again after a crash.
+ */
+export async function runDocumentIndexing(ctx: ServiceContext, documentId: string): Promise<IndexOutcome> {
+  try {
+    for (let round = 0; round < MAX_PREPARE_ROUNDS; round++) {
+      const [doc] = await ctx.db.select().from(kbDocuments).where(eq(kbDocuments.id, documentId));
+      if (!doc || doc.status !== 'indexing') return { status: 'skipped' };
+      const [kb] = await ctx.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId));
+      if (!kb) return { status: 'skipped' };
+      const plan = await prepareFor(kb, await markdownOf(ctx, doc), doc);
+      const outcome = await ctx.db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId)).for('update');
+        if (!locked) return { status: 'skipped' } as const;
+        if (locked.generation !== plan.generation || locked.pendingGeneration !== plan.pendingGeneration) return null;
+        const [current] = await tx.select().from(kbDocuments).where(eq(kbDocuments.id, documentId)).for('update');
+        if (!current || current.status !== 'indexing') return { status: 'skipped' } as const;
+        const target = { kbId: kb.id, documentId, dimensions: kb.embeddingDimensions };
+        // A run that stored chunks and then crashed before its result was recorded: start over.
+        await deleteChunks(tx, { ...target, generation: plan.generation });
+        await insertChunks(tx, { ...target, generation: plan.generation }, plan.active);
+        if (plan.pendingGeneration !== null && plan.pending) {
+          await deleteChunks(tx, { ...target, generation: plan.pendingGeneration });
+          await insertChunks(tx, { ...target, generation: plan.pendingGeneration }, plan.pending);
+        }
+        const now = new Date();
+        await tx
+          .update(kbDocuments)
+          .set({
+            status: 'indexed',
+            chunkCount: plan.active.length,
+            pendingChunkCount: plan.pending ? plan.pending.length : null,
+            errorCode: null,
+            errorMessage: null,
+            indexedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(kbDocuments.id, documentId));
+        await recordEvent(
+          tx,
+          'document.indexed',
+          { document_id: documentId, kb_id: kb.id, file_id: doc.fileId, chunk_count: plan.active.length },
+          ctx.requestId,
+        );
+        return { status: 'indexed', chunk_count: plan.active.length } as const;
+      });
+      if (outcome) return outcome;
+    }
+    throw new Error('The knowledge base kept changing its index generation while this document was being indexed');
+  } catch (err) {
+    if (err instanceof IndexingError) {
+      await failIndexing(ctx, documentId, err.code, err.message);
+      return { status: 'failed' };
+    }
+    if (err instanceof EmbeddingError && !err.retryable) {
+      await failIndexing(ctx, documentId, err.code, err.message);
+      return { status: 'failed' };
+    }
+    throw err;
+  }
+}
+
+/** Documents of a knowledge base still to be re-chunked into the pending generation. */
+export async function documentsAwaitingReindex(ctx: ServiceContext, kbId: string, limit: number): Promise<string[]> {
+  const rows = await ctx.db
+    .select({ id: kbDocuments.id })
+    .from(kbDocuments)
+    .where(and(eq(kbDocuments.kbId, kbId), eq(kbDocuments.status, 'indexed'), isNull(kbDocuments.pendingChunkCount)))
+    .orderBy(kbDocuments.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,71 @@
+import type { KbDocumentRow, KnowledgeBaseRow } from '@/lib/db/schema';
+
+export interface KnowledgeBaseCounts {
+  document_count: number;
+  chunk_count: number;
+}
+
+export function toKnowledgeBaseView(row: KnowledgeBaseRow, counts: KnowledgeBaseCounts, reindexDone?: number) {
+  const reindexing = row.pendingGeneration !== null && row.pendingChunkingStrategy !== null;
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    // The strategy asked for; while a re-index runs, searches still read chunks of the previous one.
+    chunking_strategy: reindexing ? row.pendingChunkingStrategy! : row.chunkingStrategy,
+    metadata: row.metadata,
+    embedding: { provider: row.embeddingProvider, model: row.embeddingModel, dimensions: row.embeddingDimensions },
+    index_status: reindexing ? 'reindexing' : 'ready',
+    ...(reindexing
+      ? {
+          reindex: {
+            serving_chunking_strategy: row.chunkingStrategy,
+            documents_done: reindexDone ?? 0,
+          },
+        }
+      : {}),
+    document_count: counts.document_count,
+    chunk_count: counts.chunk_count,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function toKnowledgeBaseListItem(row: KnowledgeBaseRow, counts: KnowledgeBaseCounts) {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    document_count: counts.document_count,
+    chunk_count: counts.chunk_count,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function toDocumentView(row: KbDocumentRow) {
+  return {
+    id: row.id,
+    kb_id: row.kbId,
+    file_id: row.fileId,
+    extraction_id: row.extractionId,
+    title: row.title,
+    status: row.status,
+    chunk_count: row.chunkCount,
+    metadata: row.metadata,
+    ...(row.status === 'failed' ? { error: { code: row.errorCode ?? 'INDEXING_FAILED', message: row.errorMessage ?? '' } } : {}),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    indexed_at: row.indexedAt ? row.indexedAt.toISOString() : null,
+  };
+}
+
+export function toDocumentListItem(row: KbDocumentRow) {
+  return {
+    id: row.id,
+    file_id: row.fileId,
+    title: row.title,
+    status: row.status,
+    chunk_count: row.chunkCount,
+    created_at: row.createdAt.toISOString(),
+  };
+}

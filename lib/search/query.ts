@@ -1,0 +1,182 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '@/lib/db/client';
+import { analyze, toAnyTermQuery } from './analyze';
+import { cosineDistance } from './vectors';
+
+/*
+ * The SQL of semantic and keyword search over one generation of one knowledge base's chunks.
+ *
+ * Semantic: cosine distance through the per-dimension HNSW index (vector_cosine_ops), with
+ * pgvector's iterative scan so filters do not starve the result. Knowledge bases of up to
+ * `exactMaxChunks` chunks are searched exactly instead (a scan of their rows is faster than the
+ * index there and never misses). similarity = 1 − cosine distance.
+ *
+ * Keyword: Okapi BM25 over the chunks' term vectors (GIN-indexed tsvector whose positions count
+ * occurrences), with the knowledge base's own document frequencies and average length:
+ *   score = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
+ *   idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)).
+ */
+
+export const BM25_K1 = 1.2;
+export const BM25_B = 0.75;
+const HNSW_MAX_EF_SEARCH = 1000;
+
+export interface SearchScope {
+  kbId: string;
+  generation: number;
+  dimensions: number;
+  /** Extra conditions on the chunk alias `c` (metadata filters). */
+  conditions: SQL[];
+}
+
+export interface ScoredChunk {
+  id: string;
+  score: number;
+}
+
+function scopeWhere(scope: SearchScope): SQL {
+  return sql.join(
+    [
+      sql`c.kb_id = ${scope.kbId}`,
+      sql`c.generation = ${scope.generation}`,
+      sql.raw(`c.dimensions = ${Math.trunc(scope.dimensions)}`),
+      ...scope.conditions,
+    ],
+    sql` and `,
+  );
+}
+
+/**
+ * The `limit` chunks most similar to the query vector (text form), best first, with their cosine
+ * similarity. A zero vector (a query without words) has no direction and finds nothing.
+ */
+export async function vectorCandidates(
+  db: DbOrTx,
+  scope: SearchScope,
+  queryVector: string,
+  limit: number,
+  opts: { exact: boolean },
+): Promise<ScoredChunk[]> {
+  if (!/[1-9]/.test(queryVector)) return [];
+  const where = scopeWhere(scope);
+  if (opts.exact) {
+    // Not the indexed expression, so the planner reads the knowledge base's rows and sorts them.
+    const rows = await queryRows<{ id: string; distance: number }>(
+      db,
+      sql`select c.id, (c.embedding <=> ${queryVector}::vector) as distance from kb_chunks c
+          where ${where} order by distance, c.id limit ${limit}`,
+    );
+    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
+  }
+  const distance = cosineDistance(scope.dimensions, queryVector, 'c.embedding');
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.min(HNSW_MAX_EF_SEARCH, Math.max(40, limit * 2))}`));
+    await tx.execute(sql.raw(`set local hnsw.iterative_scan = strict_order`));
+    const rows = await queryRows<{ id: string; distance: number }>(
+      tx,
+      sql`select c.id, ${distance} as distance from kb_chunks c where ${where} order by ${distance} limit ${limit}`,
+    );
+    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
+  });
+}
+
+/** Cosine similarity of the given chunks to the query vector. */
+export async function vectorScores(db: DbOrTx, ids: string[], queryVector: string): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (ids.length === 0 || !/[1-9]/.test(queryVector)) return out;
+  const rows = await queryRows<{ id: string; distance: number }>(
+    db,
+    sql`select c.id, (c.embedding <=> ${queryVector}::vector) as distance from kb_chunks c
+        where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  for (const r of rows) out.set(r.id, 1 - Number(r.distance));
+  return out;
+}
+
+export interface KeywordQuery {
+  /** Distinct query terms found in the knowledge base, with their IDF. */
+  terms: { term: string; idf: number }[];
+  avgLength: number;
+}
+
+/** Analyses the query and looks up the statistics BM25 needs; null when no term occurs in the knowledge base. */
+export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query: string): Promise<KeywordQuery | null> {
+  const distinct = [...new Set(analyze(query))].slice(0, 256);
+  if (distinct.length === 0) return null;
+  const [stats] = await queryRows<{ chunk_total: string | number; term_total: string | number }>(
+    db,
+    sql`select chunk_total, term_total from kb_index_stats where kb_id = ${scope.kbId} and generation = ${scope.generation}`,
+  );
+  const n = Number(stats?.chunk_total ?? 0);
+  if (n === 0) return null;
+  const dfs = await queryRows<{ term: string; df: number }>(
+    db,
+    sql`select term, df from kb_term_stats where kb_id = ${scope.kbId} and generation = ${scope.generation}
+        and df > 0 and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)})`,
+  );
+  if (dfs.length === 0) return null;
+  return {
+    terms: dfs.map(({ term, df }) => ({ term, idf: Math.log(1 + (n - Number(df) + 0.5) / (Number(df) + 0.5)) })),
+    avgLength: Math.max(1, Number(stats.term_total) / n),
+  };
+}
+
+function bm25Score(q: KeywordQuery): SQL {
+  const terms = JSON.stringify(q.terms.map((t) => t.term));
+  const weights = JSON.stringify(q.terms);
+  const norm = sql.raw(`${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / ${q.avgLength.toFixed(6)})`);
+  // setweight + ts_filter keep only the query's lexemes before unnesting, so the work per chunk
+  // grows with the query, not with the chunk.
+  return sql`(select coalesce(sum(q.idf * (array_length(u.positions, 1) * ${sql.raw(String(BM25_K1 + 1))}) / (array_length(u.positions, 1) + ${norm})), 0)
+      from unnest(ts_filter(setweight(c.terms, 'A', array(select jsonb_array_elements_text(${terms}::jsonb))), '{a}')) u
+      join jsonb_to_recordset(${weights}::jsonb) as q(term text, idf float8) on q.term = u.lexeme)`;
+}
+
+/** The `limit` chunks with the highest BM25 score for the query, best first. */
+export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: KeywordQuery, limit: number): Promise<ScoredChunk[]> {
+  const tsquery = toAnyTermQuery(q.terms.map((t) => t.term));
+  const rows = await queryRows<{ id: string; score: number }>(
+    db,
+    sql`select c.id, ${bm25Score(q)} as score from kb_chunks c
+        where ${scopeWhere(scope)} and c.terms @@ ${tsquery}::tsquery
+        order by score desc, c.id limit ${limit}`,
+  );
+  return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+}
+
+/** BM25 scores of the given chunks (0 for a chunk without any query term). */
+export async function keywordScores(db: DbOrTx, ids: string[], q: KeywordQuery): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (ids.length === 0) return out;
+  const rows = await queryRows<{ id: string; score: number }>(
+    db,
+    sql`select c.id, ${bm25Score(q)} as score from kb_chunks c where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  for (const r of rows) out.set(r.id, Number(r.score));
+  return out;
+}
+
+export type ChunkDetails = {
+  id: string;
+  document_id: string;
+  document_title: string;
+  content: string;
+  metadata: Record<string, unknown>;
+};
+
+/** Content, metadata and document title of chunks. */
+export async function chunkDetails(db: DbOrTx, ids: string[]): Promise<Map<string, ChunkDetails>> {
+  const out = new Map<string, ChunkDetails>();
+  if (ids.length === 0) return out;
+  const rows = await queryRows<Omit<ChunkDetails, 'metadata'> & { metadata: unknown }>(
+    db,
+    sql`select c.id, c.document_id, d.title as document_title, c.content, c.metadata
+        from kb_chunks c join kb_documents d on d.id = c.document_id
+        where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  for (const r of rows) {
+    const metadata = typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata;
+    out.set(r.id, { ...r, metadata: metadata as Record<string, unknown> });
+  }
+  return out;
+}
