@@ -1,0 +1,323 @@
+// npm run bench:retrieval — retrieval quality of the knowledge-base search modes on a BEIR SciFact
+// subset, ingested and queried through the HTTP API of the production server: nDCG@10, recall@10
+// and MRR@10 per mode, the ingest time and the median query latency.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { ensureBuild } from './lib/ensure-build.mjs';
+import { runServer, type RunningServer } from './lib/run-server.mjs';
+
+const DATASET = 'scifact_train50';
+const DATASET_DIR = path.join(FIXTURES_DIR, 'retrieval', DATASET);
+const ADMIN = 'sk_test_benchmarkadministratorkey00000001';
+const TOP_K = Number(process.env.BENCH_TOP_K ?? 100);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const CUTOFF = 10;
+const KEYWORD_GOAL = 0.6;
+/** Abort indexing when the indexed count has not moved for this long. */
+const INDEXING_STALL_MS = 180_000;
+const EXTRACTION_TIMEOUT_MS = 120_000;
+
+interface CorpusDoc {
+  _id: string;
+  title: string;
+  text: string;
+}
+
+interface Query {
+  _id: string;
+  text: string;
+}
+
+/** query id → corpus id → graded relevance (only grades above 0). */
+type Qrels = Map<string, Map<string, number>>;
+
+interface Chunk {
+  id: string;
+  document_id: string;
+  score: number;
+  metadata: Record<string, unknown>;
+}
+
+interface Mode {
+  name: string;
+  path: 'search' | 'hybrid-search';
+  weights: { vector_weight?: number; keyword_weight?: number };
+}
+
+const MODES: Mode[] = [
+  { name: 'semantic', path: 'search', weights: {} },
+  { name: 'keyword', path: 'hybrid-search', weights: { vector_weight: 0, keyword_weight: 1 } },
+  { name: 'hybrid', path: 'hybrid-search', weights: {} },
+];
+
+interface ModeResult {
+  ndcg: number;
+  recall: number;
+  mrr: number;
+  p50Ms: number;
+}
+
+/** Parses a JSON Lines file. */
+function readJsonl<T>(file: string): T[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** Reads a BEIR qrels TSV (header line, then query-id, corpus-id, score), keeping positive grades. */
+function readQrels(file: string): Qrels {
+  const qrels: Qrels = new Map();
+  const lines = fs.readFileSync(file, 'utf8').split('\n').slice(1);
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const [queryId, corpusId, score] = line.split('\t');
+    const grade = Number(score);
+    if (!(grade > 0)) continue;
+    if (!qrels.has(queryId)) qrels.set(queryId, new Map());
+    qrels.get(queryId)!.set(corpusId, grade);
+  }
+  return qrels;
+}
+
+/** nDCG at `k` with linear gain (trec_eval / BEIR); the ideal ranking comes from the judgments. */
+function ndcgAt(ranked: string[], judged: Map<string, number>, k: number): number {
+  const dcg = ranked.slice(0, k).reduce((sum, id, i) => sum + (judged.get(id) ?? 0) / Math.log2(i + 2), 0);
+  const ideal = [...judged.values()]
+    .sort((a, b) => b - a)
+    .slice(0, k)
+    .reduce((sum, grade, i) => sum + grade / Math.log2(i + 2), 0);
+  return ideal > 0 ? dcg / ideal : 0;
+}
+
+/** Share of the relevant documents found in the first `k`. */
+function recallAt(ranked: string[], judged: Map<string, number>, k: number): number {
+  const found = ranked.slice(0, k).filter((id) => judged.has(id)).length;
+  return found / judged.size;
+}
+
+/** Reciprocal rank of the first relevant document within the first `k`, else 0. */
+function mrrAt(ranked: string[], judged: Map<string, number>, k: number): number {
+  const index = ranked.slice(0, k).findIndex((id) => judged.has(id));
+  return index < 0 ? 0 : 1 / (index + 1);
+}
+
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A small client for the JSON API that throws with the request and response on any non-2xx answer. */
+function apiClient(baseUrl: string) {
+  const auth = { authorization: `Bearer ${ADMIN}` };
+  async function request<T>(method: string, route: string, body?: unknown): Promise<T> {
+    const init: RequestInit = { method, headers: { ...auth } };
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { ...auth, 'content-type': 'application/json' };
+    }
+    const res = await fetch(`${baseUrl}${route}`, init);
+    const text = await res.text();
+    if (!res.ok) {
+      const sent = body === undefined || body instanceof FormData ? '' : ` ${JSON.stringify(body)}`;
+      throw new Error(`${method} ${route}${sent} → HTTP ${res.status}: ${text}`);
+    }
+    return JSON.parse(text) as T;
+  }
+  return {
+    get: <T>(route: string) => request<T>('GET', route),
+    post: <T>(route: string, body: unknown) => request<T>('POST', route, body),
+  };
+}
+
+type Api = ReturnType<typeof apiClient>;
+
+/** Runs `worker` over `items` with at most `limit` calls in flight; the first failure rejects. */
+async function mapLimit<T>(items: T[], limit: number, worker: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  async function lane(): Promise<void> {
+    while (!failed && next < items.length) {
+      const item = items[next++];
+      try {
+        await worker(item);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
+/** Waits until an extraction has completed; throws when it fails or takes too long. */
+async function awaitExtraction(api: Api, extractionId: string, label: string): Promise<void> {
+  const deadline = Date.now() + EXTRACTION_TIMEOUT_MS;
+  for (;;) {
+    const extraction = await api.get<{ status: string }>(`/v1/extractions/${extractionId}`);
+    if (extraction.status === 'completed') return;
+    if (extraction.status === 'failed') {
+      throw new Error(`extraction ${extractionId} of ${label} failed: ${JSON.stringify(extraction)}`);
+    }
+    if (Date.now() > deadline) throw new Error(`extraction ${extractionId} of ${label} still ${extraction.status} after ${EXTRACTION_TIMEOUT_MS} ms`);
+    await sleep(100);
+  }
+}
+
+/** Uploads one corpus document as Markdown, extracts it and adds it to the knowledge base. */
+async function ingestDocument(api: Api, kbId: string, doc: CorpusDoc): Promise<void> {
+  const form = new FormData();
+  form.set('file', new Blob([`# ${doc.title}\n\n${doc.text}\n`], { type: 'text/markdown' }), `${doc._id}.md`);
+  const file = await api.post<{ id: string }>('/v1/files', form);
+  const extraction = await api.post<{ id: string }>('/v1/extractions', { file_id: file.id, mode: 'simple' });
+  await awaitExtraction(api, extraction.id, `${doc._id}.md`);
+  await api.post(`/v1/knowledge-bases/${kbId}/documents`, { file_id: file.id, metadata: { corpus_id: doc._id } });
+}
+
+/** Number of knowledge-base documents in a status. */
+async function countDocuments(api: Api, kbId: string, status: string): Promise<number> {
+  const page = await api.get<{ total: number }>(`/v1/knowledge-bases/${kbId}/documents?status=${status}&limit=1`);
+  return page.total;
+}
+
+/** Waits until `expected` documents are indexed; throws on failed documents or a stalled index. */
+async function awaitIndexing(api: Api, kbId: string, expected: number): Promise<void> {
+  let indexed = -1;
+  let lastProgress = Date.now();
+  let lastReport = 0;
+  for (;;) {
+    const failed = await countDocuments(api, kbId, 'failed');
+    if (failed > 0) {
+      const page = await api.get<{ items: unknown[] }>(`/v1/knowledge-bases/${kbId}/documents?status=failed&limit=3`);
+      throw new Error(`${failed} documents failed to index, e.g. ${JSON.stringify(page.items)}`);
+    }
+    const now = await countDocuments(api, kbId, 'indexed');
+    if (now >= expected) return;
+    if (now !== indexed) {
+      indexed = now;
+      lastProgress = Date.now();
+    } else if (Date.now() - lastProgress > INDEXING_STALL_MS) {
+      throw new Error(`indexing stalled at ${indexed}/${expected} documents for ${INDEXING_STALL_MS / 1000} s`);
+    }
+    if (Date.now() - lastReport > 5000) {
+      console.log(`  indexed ${indexed}/${expected}`);
+      lastReport = Date.now();
+    }
+    await sleep(250);
+  }
+}
+
+/** Ingests the corpus into a new knowledge base; returns its id and the two phase durations in seconds. */
+async function ingest(api: Api, corpus: CorpusDoc[]): Promise<{ kbId: string; embedding: unknown; addSeconds: number; indexSeconds: number }> {
+  const kb = await api.post<{ id: string; embedding: unknown }>('/v1/knowledge-bases', { name: 'scifact' });
+  const started = performance.now();
+  let done = 0;
+  await mapLimit(corpus, CONCURRENCY, async (doc) => {
+    await ingestDocument(api, kb.id, doc);
+    done++;
+    if (done % 100 === 0 || done === corpus.length) console.log(`  uploaded, extracted and added ${done}/${corpus.length}`);
+  });
+  const added = performance.now();
+  await awaitIndexing(api, kb.id, corpus.length);
+  const indexed = performance.now();
+  return { kbId: kb.id, embedding: kb.embedding, addSeconds: (added - started) / 1000, indexSeconds: (indexed - added) / 1000 };
+}
+
+/** Runs one search and returns the distinct corpus ids in rank order (each document at its best chunk). */
+async function rankedCorpusIds(api: Api, kbId: string, mode: Mode, query: string): Promise<string[]> {
+  const result = await api.post<{ chunks: Chunk[] }>(`/v1/knowledge-bases/${kbId}/${mode.path}`, { query, top_k: TOP_K, ...mode.weights });
+  const ranked: string[] = [];
+  for (const chunk of result.chunks) {
+    const corpusId = chunk.metadata?.corpus_id;
+    if (typeof corpusId !== 'string') throw new Error(`${mode.name} search returned a chunk without metadata.corpus_id: ${JSON.stringify(chunk)}`);
+    if (!ranked.includes(corpusId)) ranked.push(corpusId);
+    if (ranked.length === CUTOFF) break;
+  }
+  return ranked;
+}
+
+/** Scores one mode over the judged queries, one request at a time so latencies are not contended. */
+async function evaluateMode(api: Api, kbId: string, mode: Mode, queries: Query[], qrels: Qrels): Promise<ModeResult> {
+  await rankedCorpusIds(api, kbId, mode, queries[0].text);
+  const ndcg: number[] = [];
+  const recall: number[] = [];
+  const mrr: number[] = [];
+  const latencies: number[] = [];
+  for (const query of queries) {
+    const judged = qrels.get(query._id)!;
+    const started = performance.now();
+    const ranked = await rankedCorpusIds(api, kbId, mode, query.text);
+    latencies.push(performance.now() - started);
+    ndcg.push(ndcgAt(ranked, judged, CUTOFF));
+    recall.push(recallAt(ranked, judged, CUTOFF));
+    mrr.push(mrrAt(ranked, judged, CUTOFF));
+  }
+  return { ndcg: mean(ndcg), recall: mean(recall), mrr: mean(mrr), p50Ms: median(latencies) };
+}
+
+/** Prints the results table and whether the keyword goal is met. */
+function report(results: Map<string, ModeResult>): void {
+  console.log(`${'mode'.padEnd(10)} ${'nDCG@10'.padStart(7)}  ${'recall@10'.padStart(9)}  ${'MRR@10'.padStart(6)}  ${'p50 ms'.padStart(6)}`);
+  for (const [name, r] of results) {
+    console.log(
+      `${name.padEnd(10)} ${r.ndcg.toFixed(3).padStart(7)}  ${r.recall.toFixed(3).padStart(9)}  ${r.mrr.toFixed(3).padStart(6)}  ${r.p50Ms.toFixed(1).padStart(6)}`,
+    );
+  }
+  const keyword = results.get('keyword')!.ndcg;
+  console.log(`keyword nDCG@10 goal >= ${KEYWORD_GOAL.toFixed(2)}: ${keyword >= KEYWORD_GOAL ? 'met' : 'NOT met'}`);
+}
+
+/** The last lines of the server's output, for failure reports. */
+function serverTail(server: RunningServer, lines = 40): string {
+  return server.output().trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+async function main(): Promise<void> {
+  const corpus = readJsonl<CorpusDoc>(path.join(DATASET_DIR, 'corpus.jsonl'));
+  const allQueries = readJsonl<Query>(path.join(DATASET_DIR, 'queries.jsonl'));
+  const qrels = readQrels(path.join(DATASET_DIR, 'qrels', 'train.tsv'));
+  const queries = allQueries.filter((q) => qrels.has(q._id));
+  if (queries.length === 0) throw new Error(`no query in ${DATASET_DIR} has judgments`);
+
+  console.log('Building the production bundle if needed...');
+  ensureBuild({ quiet: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-retrieval-'));
+  const env: Record<string, string> = { QUARRY_DATA_DIR: dataDir, QUARRY_ADMIN_KEY: ADMIN, QUARRY_RATE_LIMIT_PER_MINUTE: '100000000' };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  let server: RunningServer | undefined;
+  try {
+    server = await runServer({ env });
+    const api = apiClient(server.baseUrl);
+    console.log(`Ingesting ${corpus.length} documents (database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CONCURRENCY} in flight)`);
+    const { kbId, embedding, addSeconds, indexSeconds } = await ingest(api, corpus);
+    const results = new Map<string, ModeResult>();
+    for (const mode of MODES) results.set(mode.name, await evaluateMode(api, kbId, mode, queries, qrels));
+
+    console.log(`\n${DATASET}: ${corpus.length} documents, ${allQueries.length} queries (${queries.length} with judgments)`);
+    console.log(`embedding: ${JSON.stringify(embedding)}, top_k ${TOP_K}`);
+    console.log(`ingest: upload+extract+add ${addSeconds.toFixed(1)} s, indexing ${indexSeconds.toFixed(1)} s more`);
+    report(results);
+  } catch (err) {
+    if (server) console.error(`\nServer output (last lines):\n${serverTail(server)}\n`);
+    throw err;
+  } finally {
+    await server?.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
