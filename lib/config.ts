@@ -19,6 +19,8 @@ const envSchema = z.object({
   QUARRY_EXTRACTION_TIMEOUT_S: z.coerce.number().int().min(1).default(600),
   QUARRY_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
   QUARRY_MAX_PAGES: z.coerce.number().int().min(1).default(2000),
+  QUARRY_WEBHOOK_ALLOW_INSECURE: boolish,
+  QUARRY_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   QUARRY_INDEXING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(10000),
 });
@@ -33,6 +35,7 @@ export interface Config {
   secretKey: string | undefined;
   extraction: { concurrency: number; timeoutMs: number; memoryMb: number; maxPages: number };
   knowledgeBases: { indexingConcurrency: number; exactSearchMaxChunks: number };
+  webhooks: { allowInsecure: boolean; concurrency: number };
 }
 
 let cached: Config | undefined;
@@ -63,6 +66,7 @@ export function getConfig(): Config {
       memoryMb: e.QUARRY_EXTRACTION_MEMORY_MB,
       maxPages: e.QUARRY_MAX_PAGES,
     },
+    webhooks: { allowInsecure: e.QUARRY_WEBHOOK_ALLOW_INSECURE, concurrency: e.QUARRY_WEBHOOK_CONCURRENCY },
     knowledgeBases: {
       indexingConcurrency: e.QUARRY_INDEXING_CONCURRENCY,
       exactSearchMaxChunks: e.QUARRY_SEARCH_EXACT_MAX_CHUNKS,

@@ -14,6 +14,12 @@ import * as extractionCancelRoute from '@/app/v1/extractions/[extraction_id]/can
 import * as downloadRoute from '@/app/v1/files/[file_id]/download/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
 import * as kbsRoute from '@/app/v1/knowledge-bases/route';
+import * as webhooksRoute from '@/app/v1/webhooks/route';
+import * as webhookRoute from '@/app/v1/webhooks/[webhook_id]/route';
+import * as webhookDeliveriesRoute from '@/app/v1/webhooks/[webhook_id]/deliveries/route';
+import * as webhookDeliveryRoute from '@/app/v1/webhooks/[webhook_id]/deliveries/[delivery_id]/route';
+import * as webhookRedeliverRoute from '@/app/v1/webhooks/[webhook_id]/deliveries/[delivery_id]/redeliver/route';
+import * as webhookTestRoute from '@/app/v1/webhooks/[webhook_id]/test/route';
 import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import * as kbDocumentsRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/route';
 import * as kbDocumentRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route';
@@ -53,6 +59,12 @@ const ROUTE_FILES: Record<string, RouteModule> = {
   'app/v1/files/types/route.ts': typesRoute,
   'app/v1/openapi.json/route.ts': openapiRoute,
   'app/v1/knowledge-bases/route.ts': kbsRoute,
+  'app/v1/webhooks/route.ts': webhooksRoute,
+  'app/v1/webhooks/[webhook_id]/route.ts': webhookRoute,
+  'app/v1/webhooks/[webhook_id]/deliveries/route.ts': webhookDeliveriesRoute,
+  'app/v1/webhooks/[webhook_id]/deliveries/[delivery_id]/route.ts': webhookDeliveryRoute,
+  'app/v1/webhooks/[webhook_id]/deliveries/[delivery_id]/redeliver/route.ts': webhookRedeliverRoute,
+  'app/v1/webhooks/[webhook_id]/test/route.ts': webhookTestRoute,
   'app/v1/knowledge-bases/[kb_id]/route.ts': kbRoute,
   'app/v1/knowledge-bases/[kb_id]/documents/route.ts': kbDocumentsRoute,
   'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route.ts': kbDocumentRoute,
@@ -96,6 +108,8 @@ const MISSING_FILE_ID = 'file_01jd0000000000000000000000';
 const MISSING_KEY_ID = 'key_01jd0000000000000000000000';
 const MISSING_EXTRACTION_ID = 'ext_01jd0000000000000000000000';
 const MISSING_KB_ID = 'kb_01jd0000000000000000000000';
+const MISSING_WEBHOOK_ID = 'wh_01jd0000000000000000000000';
+const MISSING_DELIVERY_ID = 'del_01jd0000000000000000000000';
 const MISSING_DOCUMENT_ID = 'doc_01jd0000000000000000000000';
 
 interface ProtectedRoute {
@@ -345,6 +359,86 @@ const PROTECTED: ProtectedRoute[] = [
     requirement: KB_SEARCH,
     request: () => ({ path: `/v1/knowledge-bases/${seededKbId}/hybrid-search`, params: { kb_id: seededKbId }, body: { query: 'matrix' } }),
     allowed: { status: 200 },
+  },
+
+  {
+    name: 'GET /v1/webhooks',
+    file: 'app/v1/webhooks/route.ts',
+    method: 'GET',
+    requirement: WEBHOOKS,
+    request: () => ({ path: '/v1/webhooks' }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'POST /v1/webhooks',
+    file: 'app/v1/webhooks/route.ts',
+    method: 'POST',
+    requirement: WEBHOOKS,
+    // A target that is never called: it only subscribes to an event the matrix never causes.
+    request: () => ({ path: '/v1/webhooks', body: { url: 'https://hooks.example.com/matrix', events: ['knowledge_base.deleted'], secret: 'matrix-secret-0123456789' } }),
+    allowed: { status: 201 },
+  },
+  {
+    name: 'GET /v1/webhooks/{webhook_id}',
+    file: 'app/v1/webhooks/[webhook_id]/route.ts',
+    method: 'GET',
+    requirement: WEBHOOKS,
+    request: () => ({ path: `/v1/webhooks/${MISSING_WEBHOOK_ID}`, params: { webhook_id: MISSING_WEBHOOK_ID } }),
+    allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    name: 'PATCH /v1/webhooks/{webhook_id}',
+    file: 'app/v1/webhooks/[webhook_id]/route.ts',
+    method: 'PATCH',
+    requirement: WEBHOOKS,
+    request: () => ({ path: `/v1/webhooks/${MISSING_WEBHOOK_ID}`, params: { webhook_id: MISSING_WEBHOOK_ID }, body: { enabled: false } }),
+    allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    name: 'DELETE /v1/webhooks/{webhook_id}',
+    file: 'app/v1/webhooks/[webhook_id]/route.ts',
+    method: 'DELETE',
+    requirement: WEBHOOKS,
+    request: () => ({ path: `/v1/webhooks/${MISSING_WEBHOOK_ID}`, params: { webhook_id: MISSING_WEBHOOK_ID } }),
+    allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    name: 'GET /v1/webhooks/{webhook_id}/deliveries',
+    file: 'app/v1/webhooks/[webhook_id]/deliveries/route.ts',
+    method: 'GET',
+    requirement: WEBHOOKS,
+    request: () => ({ path: `/v1/webhooks/${MISSING_WEBHOOK_ID}/deliveries`, params: { webhook_id: MISSING_WEBHOOK_ID } }),
+    allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    name: 'GET /v1/webhooks/{webhook_id}/deliveries/{delivery_id}',
+    file: 'app/v1/webhooks/[webhook_id]/deliveries/[delivery_id]/route.ts',
+    method: 'GET',
+    requirement: WEBHOOKS,
+    request: () => ({
+      path: `/v1/webhooks/${MISSING_WEBHOOK_ID}/deliveries/${MISSING_DELIVERY_ID}`,
+      params: { webhook_id: MISSING_WEBHOOK_ID, delivery_id: MISSING_DELIVERY_ID },
+    }),
+    allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
+    file: 'app/v1/webhooks/[webhook_id]/deliveries/[delivery_id]/redeliver/route.ts',
+    method: 'POST',
+    requirement: WEBHOOKS,
+    request: () => ({
+      path: `/v1/webhooks/${MISSING_WEBHOOK_ID}/deliveries/${MISSING_DELIVERY_ID}/redeliver`,
+      params: { webhook_id: MISSING_WEBHOOK_ID, delivery_id: MISSING_DELIVERY_ID },
+    }),
+    allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/webhooks/{webhook_id}/test',
+    file: 'app/v1/webhooks/[webhook_id]/test/route.ts',
+    method: 'POST',
+    requirement: WEBHOOKS,
+    request: () => ({ path: `/v1/webhooks/${MISSING_WEBHOOK_ID}/test`, params: { webhook_id: MISSING_WEBHOOK_ID } }),
+    allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
   },
 ];
 

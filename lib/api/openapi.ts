@@ -22,6 +22,19 @@ import {
   searchResultSchema,
   updateKnowledgeBaseBody,
 } from './schemas/knowledge-bases';
+import {
+  createdWebhookSchema,
+  createWebhookBody,
+  deliveryIdParams,
+  deliveryListQuery,
+  deliveryListSchema,
+  deliverySchema,
+  updateWebhookBody,
+  webhookIdParams,
+  webhookListQuery,
+  webhookListSchema,
+  webhookSchema,
+} from './schemas/webhooks';
 import { fileIdParams, fileListQuery, fileListSchema, fileSchema, fileTypesSchema, uploadSchema } from './schemas/files';
 import {
   detailedHealthSchema,
@@ -232,6 +245,59 @@ const paths: ZodOpenApiPathsObject = {
         '200': { description: 'Chunks, best first', ...jsonContent(hybridSearchResultSchema) },
         ...errors('INVALID_REQUEST', 'KNOWLEDGE_BASE_NOT_FOUND', 'EMBEDDING_PROVIDER_MISMATCH', 'EMBEDDING_FAILED', 'INSUFFICIENT_SCOPE'),
       },
+    }),
+  },
+  '/v1/webhooks': {
+    post: op('Create a webhook (enabled; the secret is write-only)', 'webhooks:*', {
+      requestParams: { header: idempotencyHeader },
+      requestBody: jsonContent(createWebhookBody),
+      responses: { '201': { description: 'Created', ...jsonContent(createdWebhookSchema) }, ...errors('INVALID_REQUEST', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_SCOPE') },
+    }),
+    get: op('List webhooks', 'webhooks:*', {
+      requestParams: { query: webhookListQuery },
+      responses: { '200': { description: 'A page of webhooks', ...jsonContent(webhookListSchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/webhooks/{webhook_id}': {
+    get: op('Webhook detail', 'webhooks:*', {
+      requestParams: { path: webhookIdParams },
+      responses: { '200': { description: 'The webhook', ...jsonContent(webhookSchema) }, ...errors('WEBHOOK_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+    patch: op('Update events and enabled (and url, secret)', 'webhooks:*', {
+      requestParams: { path: webhookIdParams },
+      requestBody: jsonContent(updateWebhookBody),
+      responses: { '200': { description: 'The updated webhook', ...jsonContent(webhookSchema) }, ...errors('INVALID_REQUEST', 'WEBHOOK_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+    delete: op('Delete a webhook and its delivery history', 'webhooks:*', {
+      requestParams: { path: webhookIdParams },
+      responses: { '204': { description: 'Deleted' }, ...errors('WEBHOOK_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/webhooks/{webhook_id}/deliveries': {
+    get: op('Delivery history, newest first', 'webhooks:*', {
+      requestParams: { path: webhookIdParams, query: deliveryListQuery },
+      responses: { '200': { description: 'A page of deliveries', ...jsonContent(deliveryListSchema) }, ...errors('INVALID_REQUEST', 'WEBHOOK_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}': {
+    get: op('A delivery with its payload and every attempt', 'webhooks:*', {
+      requestParams: { path: deliveryIdParams },
+      responses: { '200': { description: 'The delivery', ...jsonContent(deliverySchema) }, ...errors('WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': {
+    post: op('Send a delivery again, as a new delivery with the same body', 'webhooks:*', {
+      requestParams: { path: deliveryIdParams, header: idempotencyHeader },
+      responses: {
+        '201': { description: 'The new delivery, pending', ...jsonContent(deliverySchema) },
+        ...errors('WEBHOOK_NOT_FOUND', 'DELIVERY_NOT_FOUND', 'WEBHOOK_DISABLED', 'IDEMPOTENCY_KEY_REUSED', 'INSUFFICIENT_SCOPE'),
+      },
+    }),
+  },
+  '/v1/webhooks/{webhook_id}/test': {
+    post: op('Send a signed webhook.test event now (one attempt, recorded in the history)', 'webhooks:*', {
+      requestParams: { path: webhookIdParams },
+      responses: { '200': { description: 'The delivery with its attempt', ...jsonContent(deliverySchema) }, ...errors('WEBHOOK_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
     }),
   },
   '/v1/api-keys': {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Db } from '@/lib/db/client';
 import { events, type EventRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
+import { fanOutEvent } from '@/lib/webhooks/fanout';
 
 export const EVENT_TYPES = [
   'file.uploaded',
@@ -31,8 +32,8 @@ export function toEventView(row: EventRow): EventView {
 }
 
 /**
- * Appends an event to the log. Call it inside the transaction that makes the change,
- * so the event exists exactly when the change does.
+ * Appends an event to the log and queues its webhook deliveries. Call it inside the transaction
+ * that makes the change, so the event (and its deliveries) exist exactly when the change does.
  */
 export async function recordEvent(
   tx: DbOrTx,
@@ -44,7 +45,9 @@ export async function recordEvent(
     .insert(events)
     .values({ id: newId('event'), type, data, requestId: requestId ?? null })
     .returning();
-  return toEventView(row);
+  const view = toEventView(row);
+  await fanOutEvent(tx, view);
+  return view;
 }
 
 export async function listEvents(

@@ -5,3 +5,4 @@ export * from './system';
 export * from './extractions';
 export * from './workflows';
 export * from './knowledge-bases';
+export * from './webhooks';

@@ -1,0 +1,49 @@
+import { and, arrayOverlaps, eq } from 'drizzle-orm';
+import type { DbOrTx } from '@/lib/db/client';
+import { webhookDeliveries, webhooks } from '@/lib/db/schema';
+import { newId } from '@/lib/ids';
+import { enqueueWorkflow } from '@/lib/workflows/dispatch';
+import { webhookDeliveryWorkflow } from '@/lib/workflows/webhook-delivery';
+
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** The delivery body: the event envelope, serialised once so every attempt sends the same bytes. */
+export function envelopeBody(event: EventEnvelope): string {
+  return JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
+}
+
+/**
+ * One delivery per enabled webhook subscribed to the event's type (or to "*"), written in the
+ * transaction that records the event, each with its delivery workflow.
+ */
+export async function fanOutEvent(tx: DbOrTx, event: EventEnvelope, now = new Date()): Promise<string[]> {
+  const targets = await tx
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(eq(webhooks.enabled, true), arrayOverlaps(webhooks.events, [event.type, '*'])));
+  if (targets.length === 0) return [];
+  const body = envelopeBody(event);
+  const ids: string[] = [];
+  for (const target of targets) {
+    const id = newId('delivery');
+    await tx.insert(webhookDeliveries).values({
+      id,
+      webhookId: target.id,
+      eventId: event.id,
+      eventType: event.type,
+      payload: body,
+      status: 'pending',
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await enqueueWorkflow(tx, webhookDeliveryWorkflow, { delivery_id: id }, now);
+    ids.push(id);
+  }
+  return ids;
+}
