@@ -22,7 +22,7 @@ const envSchema = z.object({
   QUARRY_WEBHOOK_ALLOW_INSECURE: boolish,
   QUARRY_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   QUARRY_INDEXING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-  QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(10000),
+  QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(2000),
 });
 
 export interface Config {

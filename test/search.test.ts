@@ -4,9 +4,9 @@ import * as hybridRoute from '@/app/v1/knowledge-bases/[kb_id]/hybrid-search/rou
 import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import * as searchRoute from '@/app/v1/knowledge-bases/[kb_id]/search/route';
 import { resetConfig } from '@/lib/config';
-import { kbChunks } from '@/lib/db/schema';
+import { kbChunks, knowledgeBases } from '@/lib/db/schema';
 import { analyze } from '@/lib/search/analyze';
-import { BM25_B, BM25_K1 } from '@/lib/search/query';
+import { BM25_B, BM25_K1, keywordCandidates, prepareKeywordQuery } from '@/lib/search/query';
 import { useTestApp } from '@/lib/testing/app';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/lib/testing/knowledge-bases';
 
@@ -172,6 +172,21 @@ describe('hybrid search', () => {
     for (const c of res.body.chunks) {
       expect(c.keyword_score).toBeCloseTo(reference.get(c.id)! / best, 6);
       expect(c.score).toBeCloseTo(c.keyword_score, 9);
+    }
+  });
+
+  it('finds the exact BM25 top chunks while pruning common terms (MaxScore), for any limit', async () => {
+    const [kb] = await app.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+    const scope = { kbId, generation: kb.generation, dimensions: kb.embeddingDimensions, conditions: [] };
+    for (const query of ['database', 'the database server data', 'tomatoes database', 'refunds invoices approval payment', '数据库 database']) {
+      const q = await prepareKeywordQuery(app.db, scope, query);
+      expect(q, query).not.toBeNull();
+      const reference = [...(await referenceBm25(query))].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      for (const limit of [1, 2, 3, 5]) {
+        const hits = await keywordCandidates(app.db, scope, q!, limit);
+        expect(hits.map((h) => h.id), `${query} @${limit}`).toEqual(reference.slice(0, limit).map(([id]) => id));
+        hits.forEach((h, i) => expect(h.score).toBeCloseTo(reference[i][1], 9));
+      }
     }
   });
 

@@ -1,8 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
+import { notFound } from '@/lib/api/errors';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
-import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
-import type { KnowledgeBaseRow } from '@/lib/db/schema';
+import type { Db, DbOrTx } from '@/lib/db/client';
+import { kbIndexStats, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { compileFilter } from '@/lib/search/filter';
 import {
   chunkDetails,
@@ -54,13 +55,16 @@ function inSnapshot<T>(db: Db, fn: (tx: DbOrTx) => Promise<T>): Promise<T> {
   return db.transaction((tx) => fn(tx), { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
 
-async function scopeOf(db: DbOrTx, kb: KnowledgeBaseRow, conditions: SQL[]) {
-  const scope: SearchScope = { kbId: kb.id, generation: kb.generation, dimensions: kb.embeddingDimensions, conditions };
-  const [stats] = await queryRows<{ chunk_total: string | number }>(
-    db,
-    sql`select chunk_total from kb_index_stats where kb_id = ${kb.id} and generation = ${kb.generation}`,
-  );
-  const exact = Number(stats?.chunk_total ?? 0) <= getConfig().knowledgeBases.exactSearchMaxChunks;
+/** The knowledge base's active generation and its size, read in one query. */
+async function scopeOf(db: DbOrTx, kbId: string, conditions: SQL[]) {
+  const [row] = await db
+    .select({ kb: knowledgeBases, chunkTotal: kbIndexStats.chunkTotal })
+    .from(knowledgeBases)
+    .leftJoin(kbIndexStats, and(eq(kbIndexStats.kbId, knowledgeBases.id), eq(kbIndexStats.generation, knowledgeBases.generation)))
+    .where(eq(knowledgeBases.id, kbId));
+  if (!row) throw notFound('KNOWLEDGE_BASE_NOT_FOUND', 'Knowledge base', kbId);
+  const scope: SearchScope = { kbId, generation: row.kb.generation, dimensions: row.kb.embeddingDimensions, conditions };
+  const exact = Number(row.chunkTotal ?? 0) <= getConfig().knowledgeBases.exactSearchMaxChunks;
   return { scope, exact };
 }
 
@@ -69,8 +73,7 @@ export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, inp
   const filter = compileFilter(input.filter);
   const vector = await embedQuery(await findKnowledgeBase(ctx.db, kbId), input.query);
   return inSnapshot(ctx.db, async (db) => {
-    const kb = await findKnowledgeBase(db, kbId);
-    const { scope, exact } = await scopeOf(db, kb, filter.conditions);
+    const { scope, exact } = await scopeOf(db, kbId, filter.conditions);
     const hits = (await vectorCandidates(db, scope, vector, input.top_k, { exact }))
       .map((h) => ({ id: h.id, score: clamp01(h.score) }))
       .filter((h) => input.threshold === undefined || h.score >= input.threshold);
@@ -104,8 +107,7 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
   const limit = candidateCount(input.top_k);
   const vector = input.vector_weight > 0 ? await embedQuery(await findKnowledgeBase(ctx.db, kbId), input.query) : null;
   return inSnapshot(ctx.db, async (db) => {
-    const kb = await findKnowledgeBase(db, kbId);
-    const { scope, exact } = await scopeOf(db, kb, filter.conditions);
+    const { scope, exact } = await scopeOf(db, kbId, filter.conditions);
     const keyword = input.keyword_weight > 0 ? await prepareKeywordQuery(db, scope, input.query) : null;
     const vectorHits = vector ? await vectorCandidates(db, scope, vector, limit, { exact }) : [];
     const keywordHits = keyword ? await keywordCandidates(db, scope, keyword, limit) : [];

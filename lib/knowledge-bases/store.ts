@@ -3,7 +3,8 @@ import { chunkMarkdown } from '@/lib/chunking';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import type { EmbeddingProvider } from '@/lib/embeddings/types';
 import { newId } from '@/lib/ids';
-import { termVector, toTsvectorLiteral } from '@/lib/search/analyze';
+import { termVector } from '@/lib/search/analyze';
+import { lexemesLiteral } from '@/lib/search/tsvector';
 import { toVectorLiteral } from '@/lib/search/vectors';
 import type { ChunkingStrategy } from './types';
 
@@ -73,10 +74,11 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, chunks: Prep
       (c, i) =>
         sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${start + i}, ${c.content},
              ${JSON.stringify(c.metadata)}::jsonb, ${c.tokenCount}, ${c.termCount},
-             ${toTsvectorLiteral({ frequencies: c.terms, length: c.termCount })}::tsvector, ${target.dimensions}, ${c.vector}::vector)`,
+             ${lexemesLiteral(c.terms.keys())}::tsvector, ${JSON.stringify(Object.fromEntries(c.terms))}::jsonb,
+             ${target.dimensions}, ${c.vector}::vector)`,
     );
     await tx.execute(
-      sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, content, metadata, token_count, term_count, terms, dimensions, embedding)
+      sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, content, metadata, token_count, term_count, terms, term_freqs, dimensions, embedding)
           values ${sql.join(rows, sql`, `)}`,
     );
   }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type DbOrTx } from '@/lib/db/client';
-import { analyze, toAnyTermQuery } from './analyze';
+import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
+import { analyze } from './analyze';
+import { anyTermQuery } from './tsvector';
 import { cosineDistance } from './vectors';
 
 /*
@@ -11,8 +12,9 @@ import { cosineDistance } from './vectors';
  * `exactMaxChunks` chunks are searched exactly instead (a scan of their rows is faster than the
  * index there and never misses). similarity = 1 − cosine distance.
  *
- * Keyword: Okapi BM25 over the chunks' term vectors (GIN-indexed tsvector whose positions count
- * occurrences), with the knowledge base's own document frequencies and average length:
+ * Keyword: Okapi BM25 over the chunks' analysed terms (a GIN-indexed tsvector finds the chunks
+ * holding a term; a jsonb object gives its frequency), with the knowledge base's own document
+ * frequencies and average length:
  *   score = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
  *   idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)).
  */
@@ -20,6 +22,7 @@ import { cosineDistance } from './vectors';
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 const HNSW_MAX_EF_SEARCH = 1000;
+const HNSW_MIN_EF_SEARCH = 100;
 
 export interface SearchScope {
   kbId: string;
@@ -69,15 +72,23 @@ export async function vectorCandidates(
     return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
   }
   const distance = cosineDistance(scope.dimensions, queryVector, 'c.embedding');
-  return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`set local hnsw.ef_search = ${Math.min(HNSW_MAX_EF_SEARCH, Math.max(40, limit * 2))}`));
-    await tx.execute(sql.raw(`set local hnsw.iterative_scan = strict_order`));
+  const search = async (tx: DbOrTx) => {
+    // Session settings for this transaction only: a wider candidate list, and iterative scans so
+    // that filtered-out rows do not leave the result short.
+    const efSearch = Math.min(HNSW_MAX_EF_SEARCH, Math.max(HNSW_MIN_EF_SEARCH, limit * 2));
+    await tx.execute(sql`select set_config('hnsw.ef_search', ${String(efSearch)}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`);
     const rows = await queryRows<{ id: string; distance: number }>(
       tx,
       sql`select c.id, ${distance} as distance from kb_chunks c where ${where} order by ${distance} limit ${limit}`,
     );
     return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
-  });
+  };
+  // Inside a transaction already (searches run on one snapshot): no savepoint needed.
+  return isTransaction(db) ? search(db) : (db as Db).transaction(search);
+}
+
+function isTransaction(db: DbOrTx): boolean {
+  return typeof (db as { rollback?: unknown }).rollback === 'function';
 }
 
 /** Cosine similarity of the given chunks to the query vector. */
@@ -93,9 +104,15 @@ export async function vectorScores(db: DbOrTx, ids: string[], queryVector: strin
   return out;
 }
 
+export interface KeywordTerm {
+  term: string;
+  idf: number;
+  df: number;
+}
+
 export interface KeywordQuery {
-  /** Distinct query terms found in the knowledge base, with their IDF. */
-  terms: { term: string; idf: number }[];
+  /** Distinct query terms found in the knowledge base, rarest first, with their IDF. */
+  terms: KeywordTerm[];
   avgLength: number;
 }
 
@@ -116,32 +133,52 @@ export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query:
   );
   if (dfs.length === 0) return null;
   return {
-    terms: dfs.map(({ term, df }) => ({ term, idf: Math.log(1 + (n - Number(df) + 0.5) / (Number(df) + 0.5)) })),
+    terms: dfs
+      .map(({ term, df }) => ({ term, df: Number(df), idf: Math.log(1 + (n - Number(df) + 0.5) / (Number(df) + 0.5)) }))
+      .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)),
     avgLength: Math.max(1, Number(stats.term_total) / n),
   };
 }
 
+/**
+ * The BM25 score of chunk `c` as one arithmetic expression: per query term, the term frequency is
+ * read from the chunk's `term_freqs` object (a keyed lookup, no unnesting), 0 when absent.
+ */
 function bm25Score(q: KeywordQuery): SQL {
-  const terms = JSON.stringify(q.terms.map((t) => t.term));
-  const weights = JSON.stringify(q.terms);
-  const norm = sql.raw(`${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / ${q.avgLength.toFixed(6)})`);
-  // setweight + ts_filter keep only the query's lexemes before unnesting, so the work per chunk
-  // grows with the query, not with the chunk.
-  return sql`(select coalesce(sum(q.idf * (array_length(u.positions, 1) * ${sql.raw(String(BM25_K1 + 1))}) / (array_length(u.positions, 1) + ${norm})), 0)
-      from unnest(ts_filter(setweight(c.terms, 'A', array(select jsonb_array_elements_text(${terms}::jsonb))), '{a}')) u
-      join jsonb_to_recordset(${weights}::jsonb) as q(term text, idf float8) on q.term = u.lexeme)`;
+  const norm = sql.raw(`(${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / ${q.avgLength.toFixed(6)}))`);
+  const parts = q.terms.map((t) => {
+    const tf = sql`coalesce((c.term_freqs ->> ${t.term})::float8, 0)`;
+    return sql`(${sql.raw(t.idf.toFixed(12))} * ${tf} * ${sql.raw(String(BM25_K1 + 1))} / (${tf} + ${norm}))`;
+  });
+  return sql`(${sql.join(parts, sql` + `)})`;
 }
 
-/** The `limit` chunks with the highest BM25 score for the query, best first. */
+/** The highest score a chunk can get from these terms alone (tf·(k1+1)/(tf+norm) < k1+1). */
+function upperBound(terms: KeywordTerm[]): number {
+  return terms.reduce((sum, t) => sum + t.idf * (BM25_K1 + 1), 0);
+}
+
+/**
+ * The `limit` chunks with the highest BM25 score, best first. Exact, but without scoring every
+ * chunk that holds a common word (MaxScore): only chunks containing one of the rarest terms are
+ * scored (with all terms); that suffices once the limit-th score reaches the most that the other
+ * terms alone could give, otherwise the next rarest term joins, until every term does.
+ */
 export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: KeywordQuery, limit: number): Promise<ScoredChunk[]> {
-  const tsquery = toAnyTermQuery(q.terms.map((t) => t.term));
-  const rows = await queryRows<{ id: string; score: number }>(
-    db,
-    sql`select c.id, ${bm25Score(q)} as score from kb_chunks c
-        where ${scopeWhere(scope)} and c.terms @@ ${tsquery}::tsquery
-        order by score desc, c.id limit ${limit}`,
-  );
-  return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+  const score = bm25Score(q);
+  for (let essential = 1; ; essential++) {
+    const matching = q.terms.slice(0, essential);
+    const rest = q.terms.slice(essential);
+    const rows = await queryRows<{ id: string; score: number }>(
+      db,
+      sql`select c.id, ${score} as score from kb_chunks c
+          where ${scopeWhere(scope)} and c.terms @@ ${anyTermQuery(matching.map((t) => t.term))}::tsquery
+          order by score desc, c.id limit ${limit}`,
+    );
+    const hits = rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+    if (rest.length === 0) return hits;
+    if (hits.length === limit && hits[limit - 1].score >= upperBound(rest)) return hits;
+  }
 }
 
 /** BM25 scores of the given chunks (0 for a chunk without any query term). */

@@ -93,8 +93,10 @@ export const kbChunks = pgTable(
     tokenCount: integer('token_count').notNull(),
     /** BM25 document length: the number of analysed terms. */
     termCount: integer('term_count').notNull(),
-    /** Analysed terms, each with one position per occurrence (its term frequency). */
+    /** The distinct analysed terms (GIN-indexed: which chunks contain a term). */
     terms: tsvector('terms').notNull(),
+    /** Term frequencies: {term: occurrences} (BM25's tf). */
+    termFreqs: jsonb('term_freqs').$type<Record<string, number>>().notNull().default({}),
     dimensions: integer('dimensions').notNull(),
     embedding: vectorAny('embedding').notNull(),
   },
