@@ -20,6 +20,9 @@ const envSchema = z.object({
   QUARRY_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
   QUARRY_MAX_PAGES: z.coerce.number().int().min(1).default(2000),
   QUARRY_WEBHOOK_ALLOW_INSECURE: boolish,
+  QUARRY_ADMIN_EMAIL: z.email('QUARRY_ADMIN_EMAIL must be an email address').optional(),
+  QUARRY_ADMIN_PASSWORD: z.string().min(10, 'QUARRY_ADMIN_PASSWORD must be at least 10 characters').optional(),
+  NEXTAUTH_SECRET: z.string().min(16, 'NEXTAUTH_SECRET must be at least 16 characters').optional(),
   QUARRY_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   QUARRY_INDEXING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(2000),
@@ -36,6 +39,7 @@ export interface Config {
   extraction: { concurrency: number; timeoutMs: number; memoryMb: number; maxPages: number };
   knowledgeBases: { indexingConcurrency: number; exactSearchMaxChunks: number };
   webhooks: { allowInsecure: boolean; concurrency: number };
+  console: { adminEmail: string | undefined; adminPassword: string | undefined; authSecret: string | undefined };
 }
 
 let cached: Config | undefined;
@@ -66,6 +70,7 @@ export function getConfig(): Config {
       memoryMb: e.QUARRY_EXTRACTION_MEMORY_MB,
       maxPages: e.QUARRY_MAX_PAGES,
     },
+    console: { adminEmail: e.QUARRY_ADMIN_EMAIL, adminPassword: e.QUARRY_ADMIN_PASSWORD, authSecret: e.NEXTAUTH_SECRET },
     webhooks: { allowInsecure: e.QUARRY_WEBHOOK_ALLOW_INSECURE, concurrency: e.QUARRY_WEBHOOK_CONCURRENCY },
     knowledgeBases: {
       indexingConcurrency: e.QUARRY_INDEXING_CONCURRENCY,

@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   delivery: 'del',
   request: 'req',
   run: 'run',
+  user: 'usr',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -14,6 +14,10 @@ import * as extractionCancelRoute from '@/app/v1/extractions/[extraction_id]/can
 import * as downloadRoute from '@/app/v1/files/[file_id]/download/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
 import * as kbsRoute from '@/app/v1/knowledge-bases/route';
+import * as usersRoute from '@/app/v1/users/route';
+import * as userRoute from '@/app/v1/users/[user_id]/route';
+import * as setupRoute from '@/app/v1/setup/route';
+import * as meRoute from '@/app/v1/me/route';
 import * as webhooksRoute from '@/app/v1/webhooks/route';
 import * as webhookRoute from '@/app/v1/webhooks/[webhook_id]/route';
 import * as webhookDeliveriesRoute from '@/app/v1/webhooks/[webhook_id]/deliveries/route';
@@ -59,6 +63,10 @@ const ROUTE_FILES: Record<string, RouteModule> = {
   'app/v1/files/types/route.ts': typesRoute,
   'app/v1/openapi.json/route.ts': openapiRoute,
   'app/v1/knowledge-bases/route.ts': kbsRoute,
+  'app/v1/users/route.ts': usersRoute,
+  'app/v1/users/[user_id]/route.ts': userRoute,
+  'app/v1/setup/route.ts': setupRoute,
+  'app/v1/me/route.ts': meRoute,
   'app/v1/webhooks/route.ts': webhooksRoute,
   'app/v1/webhooks/[webhook_id]/route.ts': webhookRoute,
   'app/v1/webhooks/[webhook_id]/deliveries/route.ts': webhookDeliveriesRoute,
@@ -73,7 +81,7 @@ const ROUTE_FILES: Record<string, RouteModule> = {
 };
 
 /** Route files that need no key at all; they get their own assertions below. */
-const PUBLIC_FILES = ['app/health/route.ts', 'app/v1/openapi.json/route.ts', 'app/v1/[...path]/route.ts'];
+const PUBLIC_FILES = ['app/health/route.ts', 'app/v1/openapi.json/route.ts', 'app/v1/[...path]/route.ts', 'app/v1/setup/route.ts'];
 
 /** Who may call a protected route, written out here independently of lib/auth/scopes.ts. */
 interface Requirement {
@@ -440,6 +448,40 @@ const PROTECTED: ProtectedRoute[] = [
     request: () => ({ path: `/v1/webhooks/${MISSING_WEBHOOK_ID}/test`, params: { webhook_id: MISSING_WEBHOOK_ID } }),
     allowed: { status: 404, code: 'WEBHOOK_NOT_FOUND' },
   },
+
+  {
+    name: 'GET /v1/users',
+    file: 'app/v1/users/route.ts',
+    method: 'GET',
+    requirement: ADMIN,
+    request: () => ({ path: '/v1/users' }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'POST /v1/users',
+    file: 'app/v1/users/route.ts',
+    method: 'POST',
+    requirement: ADMIN,
+    // Invalid on purpose (no password): allowed callers get 400, and no user piles up per caller.
+    request: () => ({ path: '/v1/users', body: { email: 'matrix@example.com' } }),
+    allowed: { status: 400, code: 'INVALID_REQUEST' },
+  },
+  {
+    name: 'PATCH /v1/users/{user_id}',
+    file: 'app/v1/users/[user_id]/route.ts',
+    method: 'PATCH',
+    requirement: ADMIN,
+    request: () => ({ path: '/v1/users/usr_01jd0000000000000000000000', params: { user_id: 'usr_01jd0000000000000000000000' }, body: { name: 'x' } }),
+    allowed: { status: 404, code: 'USER_NOT_FOUND' },
+  },
+  {
+    name: 'GET /v1/me',
+    file: 'app/v1/me/route.ts',
+    method: 'GET',
+    requirement: ANY_KEY,
+    request: () => ({ path: '/v1/me' }),
+    allowed: { status: 200 },
+  },
 ];
 
 /** What a caller should get from a protected route. */
@@ -681,6 +723,12 @@ describe('public routes need no key', () => {
     expect(res.status).toBe(200);
     expect(typeof res.body.openapi).toBe('string');
     expect(res.body.paths).toBeTypeOf('object');
+  });
+
+  it.each(credentials)('GET /v1/setup answers 200 with %s', async (_, opts) => {
+    const res = await app.call(setupRoute.GET, { path: '/v1/setup', ...withRevoked(opts) });
+    expect(res.status).toBe(200);
+    expect(typeof res.body.setup_required).toBe('boolean');
   });
 
   it('the /v1/[...path] catch-all answers 404 NOT_FOUND to every method without a key', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authenticate, ENV_ADMIN_KEY_ID, type Principal } from '@/lib/auth/api-keys';
 import { ipAllowed } from '@/lib/auth/ip';
+import { checkSameOrigin, hasSessionCookie, sessionPrincipal } from '@/lib/auth/session';
 import { hasScope, isAdministrator, type Scope } from '@/lib/auth/scopes';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
@@ -159,7 +160,8 @@ function bearerToken(request: Request): string | null {
 
 /**
  * The one wrapper every /v1 and operations route goes through: request id, maintenance mode,
- * API-key authentication, IP allow-list, rate limit, scopes, validation, idempotency and the error body.
+ * authentication (API key, or a console session with a same-origin check), IP allow-list, rate
+ * limit, scopes, validation, idempotency and the error body.
  */
 export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
   config: RouteConfig<P, Q, B>,
@@ -183,7 +185,14 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
 
       let principal = ANONYMOUS;
       if (config.auth !== 'public') {
-        principal = await authenticate(db, bearerToken(request), appConfig.adminKey, new Date(), { cache: kind === 'pglite' });
+        const token = bearerToken(request);
+        const session = token === null && hasSessionCookie(request) ? await sessionPrincipal(db, request) : null;
+        if (session) {
+          checkSameOrigin(request, appConfig.trustProxy);
+          principal = session;
+        } else {
+          principal = await authenticate(db, token, appConfig.adminKey, new Date(), { cache: kind === 'pglite' });
+        }
         if (principal.allowedIps && principal.allowedIps.length > 0) {
           const ip = clientIp(request.headers, appConfig.trustProxy);
           if (!ipAllowed(ip, principal.allowedIps)) {

@@ -35,6 +35,17 @@ import {
   webhookListSchema,
   webhookSchema,
 } from './schemas/webhooks';
+import {
+  createUserBody,
+  meSchema,
+  setupBody,
+  setupStatusSchema,
+  updateUserBody,
+  userIdParams,
+  userListQuery,
+  userListSchema,
+  userSchema,
+} from './schemas/users';
 import { fileIdParams, fileListQuery, fileListSchema, fileSchema, fileTypesSchema, uploadSchema } from './schemas/files';
 import {
   detailedHealthSchema,
@@ -298,6 +309,38 @@ const paths: ZodOpenApiPathsObject = {
     post: op('Send a signed webhook.test event now (one attempt, recorded in the history)', 'webhooks:*', {
       requestParams: { path: webhookIdParams },
       responses: { '200': { description: 'The delivery with its attempt', ...jsonContent(deliverySchema) }, ...errors('WEBHOOK_NOT_FOUND', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/users': {
+    get: op('List console users', 'administrator (* or api-keys:*)', {
+      requestParams: { query: userListQuery },
+      responses: { '200': { description: 'A page of users', ...jsonContent(userListSchema) }, ...errors('INVALID_REQUEST', 'INSUFFICIENT_SCOPE') },
+    }),
+    post: op('Create a console user', 'administrator (* or api-keys:*)', {
+      requestParams: { header: idempotencyHeader },
+      requestBody: jsonContent(createUserBody),
+      responses: { '201': { description: 'Created', ...jsonContent(userSchema) }, ...errors('INVALID_REQUEST', 'USER_EXISTS', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/users/{user_id}': {
+    patch: op('Change a user: name, role, password, disabled', 'administrator (* or api-keys:*)', {
+      requestParams: { path: userIdParams },
+      requestBody: jsonContent(updateUserBody),
+      responses: { '200': { description: 'The user', ...jsonContent(userSchema) }, ...errors('INVALID_REQUEST', 'USER_NOT_FOUND', 'LAST_ADMIN', 'INSUFFICIENT_SCOPE') },
+    }),
+  },
+  '/v1/setup': {
+    get: { summary: 'Whether the one-time setup is needed (no authentication)', security: [], responses: { '200': { description: 'Setup state', ...jsonContent(setupStatusSchema) } } },
+    post: {
+      summary: 'Create the first administrator while no user exists (no authentication)',
+      security: [],
+      requestBody: jsonContent(setupBody),
+      responses: { '201': { description: 'Created', ...jsonContent(userSchema) }, ...errors('INVALID_REQUEST', 'SETUP_COMPLETED') },
+    },
+  },
+  '/v1/me': {
+    get: op('Who is calling: the console user or API key, and its scopes', 'any valid key or console session', {
+      responses: { '200': { description: 'The caller', ...jsonContent(meSchema) } },
     }),
   },
   '/v1/api-keys': {

@@ -2,6 +2,7 @@ import { bootstrapAdminKey } from '@/lib/auth/api-keys';
 import { getConfig } from '@/lib/config';
 import { getDatabase, type DatabaseHandle } from '@/lib/db/client';
 import { getStorage, LocalStorage } from '@/lib/storage';
+import { ensureConfiguredAdmin } from '@/lib/users/service';
 
 const globalForStartup = globalThis as unknown as { __quarryReady?: Promise<DatabaseHandle> };
 
@@ -28,6 +29,7 @@ async function start(): Promise<DatabaseHandle> {
     const key = await bootstrapAdminKey(handle.db, config.keyEnv);
     if (key) printBootstrapKey(key);
   }
+  await ensureConfiguredAdmin(handle.db, config.console.adminEmail, config.console.adminPassword);
   const storage = getStorage();
   if (storage instanceof LocalStorage) await storage.sweepStaging();
   return handle;

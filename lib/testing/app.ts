@@ -8,6 +8,7 @@ import type { RouteHandler } from '@/lib/api/handler';
 import { createApiKey, ENV_ADMIN_KEY_ID, forgetCachedKeys } from '@/lib/auth/api-keys';
 import { resetConfig } from '@/lib/config';
 import { resetSecretKey } from '@/lib/crypto/secret-box';
+import { resetAuthSecret } from '@/lib/auth/session';
 import { setDatabase, type Db, type DatabaseHandle } from '@/lib/db/client';
 import { apiKeys } from '@/lib/db/schema';
 import { clearMaintenanceCache } from '@/lib/ops/maintenance';
@@ -66,6 +67,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     resetConfig();
     resetReady();
     resetSecretKey();
+    resetAuthSecret();
     resetInMemoryRateLimits();
     forgetCachedKeys();
     clearMaintenanceCache();

@@ -6,3 +6,4 @@ export * from './extractions';
 export * from './workflows';
 export * from './knowledge-bases';
 export * from './webhooks';
+export * from './users';

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { decode } from 'next-auth/jwt';
+import { ApiError } from '@/lib/api/errors';
+import { getConfig } from '@/lib/config';
+import type { Db } from '@/lib/db/client';
+import { findUser } from '@/lib/users/service';
+import type { Principal } from './api-keys';
+
+/*
+ * Web-console sessions: next-auth JWT cookies, accepted by the /v1 wrapper like an API key. An
+ * admin gets every scope; a member everything except API keys, webhooks, users and maintenance.
+ * The user row is read on every request, so disabling a user or changing the role applies at once.
+ */
+
+export const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
+const SECRET_FILE = 'auth.secret';
+export const MEMBER_SCOPES = ['files:*', 'extractions:*', 'kb:*'] as const;
+
+const globalForSecret = globalThis as unknown as { __quarryAuthSecret?: string };
+
+/** NEXTAUTH_SECRET, or a random secret generated once into the data directory. */
+export function authSecret(): string {
+  if (globalForSecret.__quarryAuthSecret) return globalForSecret.__quarryAuthSecret;
+  const config = getConfig();
+  let secret = config.console.authSecret;
+  if (!secret) {
+    const file = path.join(config.dataDir, SECRET_FILE);
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    secret = fs.readFileSync(file, 'utf8').trim();
+  }
+  globalForSecret.__quarryAuthSecret = secret;
+  return secret;
+}
+
+export function resetAuthSecret(): void {
+  globalForSecret.__quarryAuthSecret = undefined;
+}
+
+function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+export function hasSessionCookie(request: Request): boolean {
+  const header = request.headers.get('cookie');
+  return SESSION_COOKIES.some((name) => cookieValue(header, name) !== null);
+}
+
+/** The signed-in user of a request as a principal, or null when there is no valid session. */
+export async function sessionPrincipal(db: Db, request: Request): Promise<Principal | null> {
+  const header = request.headers.get('cookie');
+  for (const name of SESSION_COOKIES) {
+    const token = cookieValue(header, name);
+    if (!token) continue;
+    const payload = await decode({ token, secret: authSecret() }).catch(() => null);
+    const userId = typeof payload?.sub === 'string' ? payload.sub : null;
+    if (!userId) continue;
+    const user = await findUser(db, userId);
+    if (!user || user.disabled) return null;
+    return {
+      keyId: user.id,
+      name: user.email,
+      scopes: user.role === 'admin' ? ['*'] : [...MEMBER_SCOPES],
+      allowedIps: null,
+    };
+  }
+  return null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request forgery guard for cookie-authenticated requests: a state-changing request
+ * must come from this site (its Origin, or else Sec-Fetch-Site, says so). API-key requests carry
+ * no ambient credentials and are not affected.
+ */
+export function checkSameOrigin(request: Request, trustProxy: boolean): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.get('origin');
+  const host = (trustProxy ? request.headers.get('x-forwarded-host') : null) ?? request.headers.get('host') ?? new URL(request.url).host;
+  if (origin) {
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      originHost = null;
+    }
+    if (originHost === host) return;
+  } else if (request.headers.get('sec-fetch-site') === 'same-origin') {
+    return;
+  }
+  throw new ApiError('CSRF_REJECTED', 'Cross-site requests with a session cookie are not accepted; use an API key for programmatic access');
+}

@@ -1,0 +1,175 @@
+import { hash, verify } from '@node-rs/argon2';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import { ApiError, notFound } from '@/lib/api/errors';
+import type { ServiceContext } from '@/lib/context';
+import type { Db, DbOrTx } from '@/lib/db/client';
+import { users, type UserRow } from '@/lib/db/schema';
+import { newId } from '@/lib/ids';
+
+/*
+ * Console users. Passwords are hashed with Argon2id (@node-rs/argon2, its default parameters:
+ * 19 MiB, 2 iterations). Roles: admin (everything) and member (everything except API keys,
+ * webhooks, users and maintenance).
+ */
+
+export const USER_ROLES = ['admin', 'member'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+export const MIN_PASSWORD_LENGTH = 10;
+
+export function toUserView(row: UserRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    disabled: row.disabled,
+    last_sign_in_at: row.lastSignInAt ? row.lastSignInAt.toISOString() : null,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e?.cause?.code ?? e?.code) === '23505';
+}
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  role: UserRole;
+  name?: string;
+}
+
+export async function insertUser(db: DbOrTx, input: CreateUserInput): Promise<UserRow> {
+  const now = new Date();
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({
+        id: newId('user'),
+        email: normaliseEmail(input.email),
+        name: input.name?.trim() ?? '',
+        passwordHash: await hash(input.password),
+        role: input.role,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return row;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ApiError('USER_EXISTS', `A user with the email ${normaliseEmail(input.email)} already exists`, { field: 'email' });
+    throw err;
+  }
+}
+
+export async function createUser(ctx: ServiceContext, input: CreateUserInput) {
+  return toUserView(await insertUser(ctx.db, input));
+}
+
+export async function countUsers(db: DbOrTx): Promise<number> {
+  const [{ n }] = await db.select({ n: count() }).from(users);
+  return Number(n);
+}
+
+/** The first administrator, from the one-time setup page: only while no user exists. */
+export async function createFirstAdmin(ctx: ServiceContext, input: Omit<CreateUserInput, 'role'>) {
+  const row = await ctx.db.transaction(async (tx) => {
+    // Serialise concurrent setups: the table lock makes the emptiness check and insert atomic.
+    await tx.execute(sql`lock table users in exclusive mode`);
+    if ((await countUsers(tx)) > 0) throw new ApiError('SETUP_COMPLETED', 'Setup has already been completed; sign in instead');
+    return insertUser(tx, { ...input, role: 'admin' });
+  });
+  return toUserView(row);
+}
+
+export async function listUsers(ctx: ServiceContext, input: { limit: number; offset: number }) {
+  const [rows, total] = await Promise.all([
+    ctx.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(input.limit).offset(input.offset),
+    countUsers(ctx.db),
+  ]);
+  return { items: rows.map(toUserView), total, limit: input.limit, offset: input.offset };
+}
+
+export interface UpdateUserInput {
+  name?: string;
+  role?: UserRole;
+  password?: string;
+  disabled?: boolean;
+}
+
+/** Changes role, name, password or the disabled flag; the last enabled admin cannot be demoted or disabled. */
+export async function updateUser(ctx: ServiceContext, id: string, input: UpdateUserInput) {
+  const row = await ctx.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    if (!current) throw notFound('USER_NOT_FOUND', 'User', id);
+    const losesAdmin = current.role === 'admin' && !current.disabled && (input.role === 'member' || input.disabled === true);
+    if (losesAdmin) {
+      const admins = await tx.select({ id: users.id, disabled: users.disabled }).from(users).where(eq(users.role, 'admin')).for('update');
+      if (admins.filter((a) => !a.disabled && a.id !== id).length === 0) {
+        throw new ApiError('LAST_ADMIN', 'This is the only enabled administrator; make another user an administrator first');
+      }
+    }
+    const patch: Partial<UserRow> = { updatedAt: new Date() };
+    if (input.name !== undefined) patch.name = input.name.trim();
+    if (input.role !== undefined) patch.role = input.role;
+    if (input.disabled !== undefined) patch.disabled = input.disabled;
+    if (input.password !== undefined) patch.passwordHash = await hash(input.password);
+    const [updated] = await tx.update(users).set(patch).where(eq(users.id, id)).returning();
+    return updated;
+  });
+  return toUserView(row);
+}
+
+/** The user for a sign-in, or null (unknown email, wrong password or disabled: not told apart). */
+export async function verifyCredentials(db: Db, email: string, password: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.email, normaliseEmail(email))).limit(1);
+  if (!row) {
+    // Spend the same time as a real check, so response times do not reveal which emails exist.
+    await verify(DUMMY_HASH, password).catch(() => false);
+    return null;
+  }
+  const ok = await verify(row.passwordHash, password).catch(() => false);
+  if (!ok || row.disabled) return null;
+  await db.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, row.id));
+  return row;
+}
+
+const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$6F3tsXVGZ/4EcdY+pVHwMQ$bq0Jyl/9nagzz5ronXuI9o+4xbOoSDS5Fxm0qWZN1B8';
+
+export async function findUser(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** QUARRY_ADMIN_EMAIL + QUARRY_ADMIN_PASSWORD: that administrator exists (created once, at start). */
+export async function ensureConfiguredAdmin(db: Db, email: string | undefined, password: string | undefined): Promise<void> {
+  if (!email || !password) return;
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, normaliseEmail(email))).limit(1);
+  if (existing) return;
+  try {
+    await insertUser(db, { email, password, role: 'admin', name: 'Administrator' });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 'USER_EXISTS')) throw err;
+  }
+}
+
+/** Whether the one-time setup page is needed: no user yet and none configured in the environment. */
+export async function setupStatus(ctx: ServiceContext) {
+  return { setup_required: (await countUsers(ctx.db)) === 0 };
+}
+
+/** Who is calling: a console user (with role) or an API key, and the scopes in force. */
+export async function describePrincipal(ctx: ServiceContext) {
+  const principal = ctx.principal!;
+  const user = principal.keyId.startsWith('usr_') ? await findUser(ctx.db, principal.keyId) : undefined;
+  return {
+    kind: user ? ('user' as const) : ('api_key' as const),
+    id: principal.keyId,
+    name: user ? user.name || user.email : principal.name,
+    role: user ? user.role : null,
+    scopes: principal.scopes,
+  };
+}
