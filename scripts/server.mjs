@@ -11,6 +11,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 export async function startServer({ dev = false, port = Number(process.env.PORT || 3000), hostname = process.env.HOST || '0.0.0.0' } = {}) {
+  // Console sign-in builds its URLs from the request's Host unless NEXTAUTH_URL fixes them.
+  if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= 'true';
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
