@@ -211,6 +211,7 @@ export function RelativeTime({ iso }: { iso: string | null | undefined }) {
 /** A modal dialog using the native <dialog> element (focus trap and Escape come with it). */
 export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -221,11 +222,11 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
     <dialog
       ref={ref}
       onClose={onClose}
-      aria-labelledby={`${title}-title`}
-      className="w-[min(32rem,calc(100vw-2rem))] rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      aria-labelledby={titleId}
+      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="p-5">
-        <h2 id={`${title}-title`} className="mb-3 text-lg font-semibold">
+        <h2 id={titleId} className="mb-3 text-lg font-semibold">
           {title}
         </h2>
         {children}

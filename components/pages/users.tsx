@@ -1,0 +1,299 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { QueryError, STICKY_TD, STICKY_TH, TD, TH, TableFrame, isForbidden, retryUnlessRefused } from '../admin';
+import { ApiClientError, api, errorMessage, type Page } from '../api';
+import { useMe } from '../hooks';
+import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, Input, Loading, PageHeader, Pagination, RelativeTime, Select } from '../ui';
+
+interface User {
+  id: string;
+  email: string;
+  name: string;
+  role: 'admin' | 'member';
+  disabled: boolean;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type UserChanges = Partial<{ name: string; role: User['role']; password: string; disabled: boolean }>;
+
+const MIN_PASSWORD = 10;
+const LIMIT = 50;
+const ROLE_WORDS: Record<User['role'], string> = { admin: 'Administrator', member: 'Member' };
+
+/** Users (administrators only): add people, change roles, reset passwords, turn accounts off and on. */
+export function Users() {
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const [offset, setOffset] = useState(0);
+  const [adding, setAdding] = useState(false);
+  const list = useQuery({ queryKey: ['users', offset], queryFn: () => api<Page<User>>(`/v1/users?limit=${LIMIT}&offset=${offset}`), retry: retryUnlessRefused });
+  const update = useMutation({
+    mutationFn: ({ id, changes }: { id: string; changes: UserChanges }) => api<User>(`/v1/users/${encodeURIComponent(id)}`, { method: 'PATCH', json: changes }),
+    onMutate: ({ id, changes }) => {
+      const { password: _password, ...visible } = changes;
+      queryClient.setQueryData<Page<User>>(['users', offset], (page) => page && { ...page, items: page.items.map((u) => (u.id === id ? { ...u, ...visible } : u)) });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+  });
+
+  /** Saves a change and says how it went; returns whether it worked. */
+  async function change(user: User, changes: UserChanges, done: string): Promise<boolean> {
+    try {
+      await update.mutateAsync({ id: user.id, changes });
+      toast.success(done);
+      return true;
+    } catch (err) {
+      toast.error(errorMessage(err));
+      return false;
+    }
+  }
+
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/settings" className="text-indigo-700 underline-offset-2 hover:underline">
+          ← Settings
+        </Link>
+      </p>
+      <PageHeader
+        title="Users"
+        description="People who can sign in to this console. Administrators can also manage API keys, webhooks, users and settings."
+        actions={!isForbidden(list.error) && !adding && <Button onClick={() => setAdding(true)}>Add user</Button>}
+      />
+      {adding && (
+        <Card title="Add a user" className="mb-6">
+          <AddUserForm onDone={() => setAdding(false)} />
+        </Card>
+      )}
+      {list.isLoading ? (
+        <Loading label="Loading users…" />
+      ) : list.isError ? (
+        <QueryError error={list.error} action="manage users" onRetry={() => list.refetch()} />
+      ) : list.data && list.data.items.length === 0 ? (
+        <EmptyState title="No users yet" />
+      ) : list.data ? (
+        <Card>
+          <TableFrame label="Users">
+            <table className="w-full min-w-[44rem] text-sm">
+              <caption className="sr-only">Users</caption>
+              <thead className="border-b border-slate-200">
+                <tr>
+                  <th scope="col" className={TH}>
+                    Person
+                  </th>
+                  <th scope="col" className={TH}>
+                    Role
+                  </th>
+                  <th scope="col" className={TH}>
+                    Account
+                  </th>
+                  <th scope="col" className={TH}>
+                    Last sign-in
+                  </th>
+                  <th scope="col" className={STICKY_TH}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {list.data.items.map((u) => {
+                  const isMe = me.data?.kind === 'user' && me.data.id === u.id;
+                  return (
+                    <tr key={u.id}>
+                      <td className={TD}>
+                        <p className="font-medium break-words">
+                          {u.name || u.email} {isMe && <Badge tone="blue">you</Badge>}
+                        </p>
+                        {u.name && <p className="text-xs break-all text-slate-600">{u.email}</p>}
+                      </td>
+                      <td className={TD}>
+                        <Select
+                          aria-label={`Role of ${u.name || u.email}`}
+                          className="w-auto min-w-36"
+                          value={u.role}
+                          disabled={update.isPending}
+                          onChange={(e) => {
+                            const role = e.target.value as User['role'];
+                            void change(u, { role }, `${u.name || u.email} is now ${role === 'admin' ? 'an administrator' : 'a member'}`);
+                          }}
+                        >
+                          <option value="member">{ROLE_WORDS.member}</option>
+                          <option value="admin">{ROLE_WORDS.admin}</option>
+                        </Select>
+                      </td>
+                      <td className={TD}>{u.disabled ? <Badge tone="red">turned off</Badge> : <Badge tone="green">active</Badge>}</td>
+                      <td className={`${TD} whitespace-nowrap`}>
+                        <RelativeTime iso={u.last_sign_in_at} />
+                      </td>
+                      <td className={STICKY_TD}>
+                        <div className="flex flex-wrap justify-end gap-2">
+                          <ResetPassword user={u} onSave={(password) => change(u, { password }, `New password saved for ${u.name || u.email}`)} />
+                          {u.disabled ? (
+                            <Button variant="secondary" onClick={() => void change(u, { disabled: false }, `${u.name || u.email} can sign in again`)}>
+                              Turn on
+                            </Button>
+                          ) : (
+                            <ConfirmButton
+                              label="Turn off"
+                              title="Turn off this account?"
+                              message={
+                                <p>
+                                  <strong>{u.name || u.email}</strong> will be signed out and will not be able to sign in until the account is turned on again. Nothing they made is
+                                  deleted.
+                                </p>
+                              }
+                              confirmLabel="Turn off account"
+                              onConfirm={() => change(u, { disabled: true }, `${u.name || u.email} can no longer sign in`)}
+                            />
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableFrame>
+          <Pagination total={list.data.total} limit={LIMIT} offset={offset} onChange={setOffset} />
+        </Card>
+      ) : null}
+    </>
+  );
+}
+
+function AddUserForm({ onDone }: { onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<User['role']>('member');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const next: typeof errors = {};
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) next.email = 'Enter an email address.';
+    if (password.length < MIN_PASSWORD) next.password = `The password must be at least ${MIN_PASSWORD} characters.`;
+    setErrors(next);
+    if (Object.keys(next).length > 0) return;
+    setBusy(true);
+    try {
+      const user = await api<User>('/v1/users', { method: 'POST', json: { email: email.trim(), password, role, ...(name.trim() ? { name: name.trim() } : {}) } });
+      toast.success(`${user.name || user.email} can now sign in`);
+      queryClient.invalidateQueries({ queryKey: ['users'] });
+      onDone();
+    } catch (err) {
+      const field = err instanceof ApiClientError ? err.details?.field : undefined;
+      if (err instanceof ApiClientError && err.code === 'USER_EXISTS') setErrors({ email: 'Someone with this email address already has an account.' });
+      else if (field === 'email' || field === 'password') setErrors({ [field]: errorMessage(err) });
+      else setErrors({ form: errorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Email" error={errors.email}>
+          {({ id, describedBy }) => (
+            <Input id={id} aria-describedby={describedBy} aria-invalid={errors.email ? true : undefined} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+          )}
+        </Field>
+        <Field label="Name (optional)">{({ id }) => <Input id={id} autoComplete="off" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+        <Field label="Password" hint={`At least ${MIN_PASSWORD} characters. Tell the person in a safe way; they cannot see it here later.`} error={errors.password}>
+          {({ id, describedBy }) => (
+            <Input
+              id={id}
+              aria-describedby={describedBy}
+              aria-invalid={errors.password ? true : undefined}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Role" hint="Members work with files, readings and knowledge bases. Administrators can also manage keys, webhooks, users and settings.">
+          {({ id, describedBy }) => (
+            <Select id={id} aria-describedby={describedBy} value={role} onChange={(e) => setRole(e.target.value as User['role'])}>
+              <option value="member">{ROLE_WORDS.member}</option>
+              <option value="admin">{ROLE_WORDS.admin}</option>
+            </Select>
+          )}
+        </Field>
+      </div>
+      {errors.form && (
+        <p role="alert" className="text-sm text-red-700">
+          {errors.form}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" busy={busy}>
+          Add user
+        </Button>
+        <Button variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** A button opening a dialog that sets a new password for a user. */
+function ResetPassword({ user, onSave }: { user: User; onSave: (password: string) => Promise<boolean> }) {
+  const [open, setOpen] = useState(false);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const close = () => {
+    setOpen(false);
+    setPassword('');
+    setError(null);
+  };
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        Reset password
+      </Button>
+      <Dialog open={open} title={`New password for ${user.name || user.email}`} onClose={close}>
+        <form
+          noValidate
+          className="space-y-4"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (password.length < MIN_PASSWORD) {
+              setError(`The password must be at least ${MIN_PASSWORD} characters.`);
+              return;
+            }
+            setBusy(true);
+            const ok = await onSave(password);
+            setBusy(false);
+            if (ok) close();
+          }}
+        >
+          <Field label="New password" hint="The old password stops working at once. Tell the person the new one in a safe way." error={error}>
+            {({ id, describedBy }) => (
+              <Input id={id} aria-describedby={describedBy} aria-invalid={error ? true : undefined} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+            )}
+          </Field>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" busy={busy}>
+              Save password
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}
