@@ -1,0 +1,7 @@
+import { Files } from '@/components/pages/files';
+
+export const metadata = { title: 'Files · Quarry' };
+
+export default function FilesPage() {
+  return <Files />;
+}

@@ -1,0 +1,244 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useId, useState } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { toast } from 'sonner';
+import { checkBeforeUpload, distinctTypes, uploadErrorMessage, uploadFile, useFileTypes, type FileRecord, type FileType } from './files-common';
+import { Button, Card, Field, Input, ProgressBar, cx, formatBytes } from './ui';
+
+/*
+ * Drag-and-drop upload of many files at once. Each file gets its own row with a progress bar;
+ * files the server would refuse (unknown kind, over the size limit) are stopped before sending,
+ * with the reason in plain words.
+ */
+
+type UploadState = 'waiting' | 'uploading' | 'done' | 'failed' | 'stopped';
+
+interface UploadItem {
+  key: string;
+  file: File;
+  state: UploadState;
+  progress: number;
+  message?: string;
+  stored?: FileRecord;
+  controller?: AbortController;
+}
+
+/** How many files are sent at the same time. */
+const PARALLEL_UPLOADS = 3;
+
+let nextKey = 0;
+
+/** The accepted kinds of file and their limits, grouped by limit: "PDF, Word …: up to 100 MB". */
+function AcceptedTypes({ types }: { types: FileType[] }) {
+  const byLimit = new Map<number, string[]>();
+  for (const t of distinctTypes(types)) byLimit.set(t.max_size_mb, [...(byLimit.get(t.max_size_mb) ?? []), t.description]);
+  return (
+    <ul className="mt-1 space-y-0.5">
+      {[...byLimit.entries()]
+        .sort((a, b) => b[0] - a[0])
+        .map(([limit, names]) => (
+          <li key={limit}>
+            <span className="font-medium text-slate-700">Up to {limit} MB:</span> {names.join(', ')}
+          </li>
+        ))}
+    </ul>
+  );
+}
+
+function UploadRow({ item, onStop, onDismiss }: { item: UploadItem; onStop: () => void; onDismiss: () => void }) {
+  const statusText =
+    item.state === 'waiting'
+      ? 'Waiting…'
+      : item.state === 'uploading'
+        ? `Uploading… ${Math.round(item.progress)}%`
+        : item.state === 'done'
+          ? 'Uploaded'
+          : item.state === 'stopped'
+            ? 'Stopped'
+            : 'Not uploaded';
+  return (
+    <li className="py-3">
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-sm font-medium" title={item.file.name}>
+            {item.file.name}
+          </p>
+          <p className={cx('text-xs', item.state === 'failed' ? 'text-red-700' : item.state === 'done' ? 'text-green-700' : 'text-slate-600')}>
+            {formatBytes(item.file.size)} · {statusText}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {item.state === 'done' && item.stored && (
+            <Link href={`/files/${item.stored.id}`} className="rounded-md px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50">
+              Open
+              <span className="sr-only"> {item.file.name}</span>
+            </Link>
+          )}
+          {item.state === 'waiting' || item.state === 'uploading' ? (
+            <Button variant="ghost" className="py-1.5" onClick={onStop}>
+              Stop<span className="sr-only"> uploading {item.file.name}</span>
+            </Button>
+          ) : (
+            <Button variant="ghost" className="py-1.5" onClick={onDismiss}>
+              Dismiss<span className="sr-only"> {item.file.name}</span>
+            </Button>
+          )}
+        </div>
+      </div>
+      {(item.state === 'uploading' || item.state === 'waiting') && (
+        <div className="mt-2">
+          <ProgressBar value={item.progress} label={`Uploading ${item.file.name}`} />
+        </div>
+      )}
+      {item.message && <p className="mt-1 text-sm text-red-700">{item.message}</p>}
+    </li>
+  );
+}
+
+/** The upload card of the Files page. Calls onUploaded after each stored file. */
+export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
+  const types = useFileTypes();
+  const [tags, setTags] = useState('');
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const hintId = useId();
+
+  const update = useCallback((key: string, patch: Partial<UploadItem>) => {
+    setItems((all) => all.map((it) => (it.key === key ? { ...it, ...patch } : it)));
+  }, []);
+
+  const send = useCallback(
+    async (item: UploadItem, batchTags: string): Promise<boolean> => {
+      if (item.controller?.signal.aborted) return false;
+      update(item.key, { state: 'uploading' });
+      try {
+        const stored = await uploadFile(item.file, {
+          tags: batchTags,
+          signal: item.controller?.signal,
+          onProgress: (progress) => update(item.key, { progress }),
+        });
+        update(item.key, { state: 'done', progress: 100, stored });
+        onUploaded();
+        return true;
+      } catch (err) {
+        if (item.controller?.signal.aborted) {
+          update(item.key, { state: 'stopped' });
+        } else {
+          update(item.key, { state: 'failed', message: uploadErrorMessage(err) });
+        }
+        return false;
+      }
+    },
+    [onUploaded, update],
+  );
+
+  const onDrop = useCallback(
+    async (files: File[]) => {
+      if (files.length === 0) return;
+      const known = types.data ?? [];
+      const batch: UploadItem[] = files.map((file) => {
+        const problem = known.length > 0 ? checkBeforeUpload(file, known) : null;
+        return problem
+          ? { key: `u${nextKey++}`, file, state: 'failed', progress: 0, message: problem }
+          : { key: `u${nextKey++}`, file, state: 'waiting', progress: 0, controller: new AbortController() };
+      });
+      setItems((all) => [...batch, ...all]);
+
+      const refused = batch.filter((it) => it.state === 'failed');
+      for (const it of refused) toast.error(`${it.file.name} was not uploaded`, { description: it.message });
+
+      const queue = batch.filter((it) => it.state === 'waiting');
+      let uploaded = 0;
+      let failed = 0;
+      const worker = async () => {
+        for (let it = queue.shift(); it; it = queue.shift()) {
+          if (await send(it, tags)) uploaded++;
+          else if (!it.controller?.signal.aborted) failed++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, queue.length) }, worker));
+      if (uploaded > 0) toast.success(uploaded === 1 ? '1 file uploaded' : `${uploaded} files uploaded`);
+      if (failed > 0) toast.error(failed === 1 ? '1 file could not be uploaded' : `${failed} files could not be uploaded`, { description: 'The reasons are shown beside each file.' });
+    },
+    [send, tags, types.data],
+  );
+
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: true });
+  const accept = types.data?.map((t) => t.extension).join(',');
+  const active = items.filter((it) => it.state === 'waiting' || it.state === 'uploading').length;
+  const summary = [
+    active > 0 && `${active} uploading`,
+    `${items.filter((it) => it.state === 'done').length} uploaded`,
+    `${items.filter((it) => it.state === 'failed').length} not uploaded`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const finished = items.filter((it) => it.state === 'done' || it.state === 'failed' || it.state === 'stopped');
+
+  return (
+    <Card title="Upload files">
+      <div className="space-y-4">
+        <Field label="Tags for these files (optional)" hint="Separate tags with commas, for example: finance, 2024. They help you find files later.">
+          {({ id, describedBy }) => <Input id={id} aria-describedby={describedBy} value={tags} onChange={(e) => setTags(e.target.value)} placeholder="finance, 2024" />}
+        </Field>
+        <div
+          {...getRootProps({
+            role: 'button',
+            'aria-label': 'Add files: drop them here, or press Enter to choose',
+            'aria-describedby': hintId,
+          })}
+          data-testid="dropzone"
+          className={cx(
+            'cursor-pointer rounded-lg border-2 border-dashed px-4 py-8 text-center transition-colors',
+            isDragActive ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 bg-slate-50 hover:border-indigo-400',
+          )}
+        >
+          <input {...getInputProps({ accept })} aria-label="Choose files to upload" />
+          <p className="font-medium text-slate-800">{isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose'}</p>
+          <p className="mt-1 text-sm text-slate-600">You can add many files at once.</p>
+        </div>
+        <div id={hintId} className="text-xs text-slate-600">
+          {types.data ? (
+            <>
+              <p>Quarry can read these kinds of file:</p>
+              <AcceptedTypes types={types.data} />
+            </>
+          ) : types.isError ? (
+            <p>The list of accepted file types could not be loaded; the server will check each file.</p>
+          ) : (
+            <p>Loading the accepted file types…</p>
+          )}
+        </div>
+        {items.length > 0 && (
+          <div>
+            <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-200 pt-3">
+              <h3 className="text-sm font-semibold">Uploads</h3>
+              {finished.length > 0 && (
+                <Button variant="ghost" className="py-1.5" onClick={() => setItems((all) => all.filter((it) => !finished.includes(it)))}>
+                  Clear finished
+                </Button>
+              )}
+            </div>
+            <p className="sr-only" role="status">
+              {summary}
+            </p>
+            <ul aria-label="Uploads" className="divide-y divide-slate-100">
+              {items.map((item) => (
+                <UploadRow
+                  key={item.key}
+                  item={item}
+                  onStop={() => {
+                    item.controller?.abort();
+                    update(item.key, { state: 'stopped' });
+                  }}
+                  onDismiss={() => setItems((all) => all.filter((it) => it.key !== item.key))}
+                />
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+    </Card>
+  );
+}
