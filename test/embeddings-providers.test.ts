@@ -269,14 +269,14 @@ describe('openai provider against a local OpenAI-compatible server', () => {
 
 describe('configuredEmbeddingSpec and embeddingProviderFor', () => {
   it('defaults to the built-in embedder', async () => {
-    expect(await configuredEmbeddingSpec()).toEqual({ provider: 'builtin', model: 'quarry-hashed-ngrams-v1', dimensions: 384 });
+    expect(await configuredEmbeddingSpec()).toEqual({ provider: 'builtin', model: 'quarry-hashed-ngrams-v2', dimensions: 384 });
     setEnv({ QUARRY_EMBEDDING_DIMENSIONS: '256' });
-    expect(await configuredEmbeddingSpec()).toEqual({ provider: 'builtin', model: 'quarry-hashed-ngrams-v1', dimensions: 256 });
+    expect(await configuredEmbeddingSpec()).toEqual({ provider: 'builtin', model: 'quarry-hashed-ngrams-v2', dimensions: 256 });
   });
 
   it('serves any built-in spec whatever the environment says, and caches providers per spec', async () => {
     setEnv({ QUARRY_EMBEDDING_PROVIDER: 'openai', QUARRY_EMBEDDING_URL: 'http://127.0.0.1:9/v1', QUARRY_EMBEDDING_MODEL: 'm' });
-    const spec: EmbeddingSpec = { provider: 'builtin', model: 'quarry-hashed-ngrams-v1', dimensions: 100 };
+    const spec: EmbeddingSpec = { provider: 'builtin', model: 'quarry-hashed-ngrams-v2', dimensions: 100 };
     const provider = embeddingProviderFor(spec);
     expect(provider).toMatchObject(spec);
     expect(await provider.embed(['vector search'])).toEqual([embedOne('vector search', 100)]);
@@ -318,7 +318,7 @@ describe('configuredEmbeddingSpec and embeddingProviderFor', () => {
   it('refuses an openai spec on a server configured with the built-in embedder', async () => {
     const err = await embeddingError(() => embeddingProviderFor({ provider: 'openai', model: 'text-embedding-3-small', dimensions: 1536 }));
     expect(err.code).toBe('EMBEDDING_PROVIDER_MISMATCH');
-    expect(err.message).toContain('builtin/quarry-hashed-ngrams-v1 (384 dimensions)');
+    expect(err.message).toContain('builtin/quarry-hashed-ngrams-v2 (384 dimensions)');
     expect(err.message).toContain('QUARRY_EMBEDDING_PROVIDER=openai');
   });
 

@@ -1,51 +1,40 @@
-import { stemmer } from 'stemmer';
-import { eng as ENGLISH_STOPWORDS } from 'stopword';
+import { isStopWord, segment, stemWord, wordRuns } from '@/lib/text/words';
 
 /*
- * Text analysis for keyword (BM25) search, used the same way for chunks and queries.
- *  - Words are found with Intl.Segmenter (NFKC, lower case), so scripts without spaces split too.
- *  - Chinese, Japanese, Korean and Thai words become overlapping character bigrams (a single
- *    character stays a unigram): a query matches whichever way the segmenter cut the text.
- *  - Latin-letter words: English stop words are dropped and the rest stemmed (Porter), so
- *    "indexing", "indexed" and "index" meet. Digits and other scripts are kept as they are.
+ * Text analysis for keyword (BM25) search, used the same way for chunks and queries. Words are
+ * found by lib/text/words.ts (NFKC, lower case; apostrophes, periods, hyphens and underscores
+ * separate words, so "o'brien's" is o, brien, s and "3.5" is 3, 5).
+ *  - Chinese, Japanese, Korean and Thai runs become overlapping character bigrams (a run of a
+ *    single character stays a unigram): a query matches however a segmenter would cut the text.
+ *  - Latin-letter words (a–z): English stop words are dropped and the rest stemmed (Porter), so
+ *    "indexing", "indexed" and "index" meet. Digits and other scripts are kept as they are; Lao,
+ *    Khmer and Myanmar runs are cut into words with Intl.Segmenter.
+ *  - Terms longer than 64 characters (other than bigrams) are dropped.
  */
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
-const LATIN_WORD = /^[a-z]+$/;
-const STOPWORDS = new Set(ENGLISH_STOPWORDS);
 /** Longer "words" are noise (hashes, base64) and would bloat the index. */
 const MAX_TERM_LENGTH = 64;
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
-
-function pushBigrams(run: string[], out: string[]): void {
-  if (run.length === 1) out.push(run[0]);
-  for (let i = 0; i + 1 < run.length; i++) out.push(run[i] + run[i + 1]);
+/** Overlapping character bigrams of a run (the run itself when it is one character). */
+function pushBigrams(run: string, out: string[]): void {
+  const chars = [...run];
+  if (chars.length === 1) out.push(chars[0]);
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
 }
 
 /** The terms of a text, in order, with repeats. */
 export function analyze(text: string): string[] {
   const out: string[] = [];
-  // Adjacent CJK words form one run, bigrammed across the segmenter's cuts.
-  let run: string[] = [];
-  for (const part of segmenter.segment(text.normalize('NFKC').toLowerCase())) {
-    const word = part.segment;
-    if (part.isWordLike && CJK.test(word)) {
-      run.push(...word);
-      continue;
-    }
-    if (run.length > 0) {
+  for (const { text: run, kind } of wordRuns(text)) {
+    if (kind === 'cjk') {
       pushBigrams(run, out);
-      run = [];
-    }
-    if (!part.isWordLike || word.length > MAX_TERM_LENGTH) continue;
-    if (LATIN_WORD.test(word)) {
-      if (!STOPWORDS.has(word)) out.push(stemmer(word));
-    } else {
-      out.push(word);
+    } else if (kind === 'unspaced') {
+      for (const word of segment(run)) if (word.length <= MAX_TERM_LENGTH) out.push(word);
+    } else if (run.length <= MAX_TERM_LENGTH) {
+      if (kind === 'other') out.push(run);
+      else if (!isStopWord(run)) out.push(stemWord(run));
     }
   }
-  if (run.length > 0) pushBigrams(run, out);
   return out;
 }
 

@@ -81,7 +81,10 @@ export async function vectorCandidates(
       tx,
       sql`select c.id, ${distance} as distance from kb_chunks c where ${where} order by ${distance} limit ${limit}`,
     );
-    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
+    // The index returns equal distances in its own order; ties are ordered by id, as by the exact scan.
+    return rows
+      .map((r) => ({ id: r.id, score: 1 - Number(r.distance) }))
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   };
   // Inside a transaction already (searches run on one snapshot): no savepoint needed.
   return isTransaction(db) ? search(db) : (db as Db).transaction(search);
