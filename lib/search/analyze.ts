@@ -51,30 +51,3 @@ export function termVector(text: string): TermVector {
   for (const t of terms) frequencies.set(t, (frequencies.get(t) ?? 0) + 1);
   return { frequencies, length: terms.length };
 }
-
-/** PostgreSQL keeps at most 256 positions per lexeme; BM25 saturates long before that. */
-const MAX_POSITIONS = 256;
-
-function quoteLexeme(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/**
- * The tsvector text of a term vector: each term with positions 1…tf, so the number of positions
- * is the term frequency (positions carry no other meaning here).
- */
-export function toTsvectorLiteral(vector: TermVector): string {
-  const parts: string[] = [];
-  for (const [term, tf] of vector.frequencies) {
-    const n = Math.min(tf, MAX_POSITIONS);
-    let positions = '1';
-    for (let i = 2; i <= n; i++) positions += `,${i}`;
-    parts.push(`${quoteLexeme(term)}:${positions}`);
-  }
-  return parts.join(' ');
-}
-
-/** A tsquery matching chunks that contain any of the terms. */
-export function toAnyTermQuery(terms: string[]): string {
-  return terms.map(quoteLexeme).join(' | ');
-}
