@@ -169,18 +169,22 @@ function upperBound(terms: KeywordTerm[]): number {
  */
 export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: KeywordQuery, limit: number): Promise<ScoredChunk[]> {
   const score = bm25Score(q);
-  for (let essential = 1; ; essential++) {
-    const matching = q.terms.slice(0, essential);
-    const rest = q.terms.slice(essential);
+  const total = q.terms.length;
+  for (let essential = 1; ; ) {
     const rows = await queryRows<{ id: string; score: number }>(
       db,
       sql`select c.id, ${score} as score from kb_chunks c
-          where ${scopeWhere(scope)} and c.terms @@ ${anyTermQuery(matching.map((t) => t.term))}::tsquery
+          where ${scopeWhere(scope)} and c.terms @@ ${anyTermQuery(q.terms.slice(0, essential).map((t) => t.term))}::tsquery
           order by score desc, c.id limit ${limit}`,
     );
     const hits = rows.map((r) => ({ id: r.id, score: Number(r.score) }));
-    if (rest.length === 0) return hits;
-    if (hits.length === limit && hits[limit - 1].score >= upperBound(rest)) return hits;
+    if (essential === total) return hits;
+    // The limit-th score only grows as terms join, so it bounds what the next round needs.
+    const threshold = hits.length === limit ? hits[limit - 1].score : -Infinity;
+    if (threshold >= upperBound(q.terms.slice(essential))) return hits;
+    let next = essential + 1;
+    while (next < total && upperBound(q.terms.slice(next)) > threshold) next++;
+    essential = next;
   }
 }
 
