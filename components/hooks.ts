@@ -19,7 +19,7 @@ export interface HealthDetail {
   status: 'healthy' | 'unhealthy';
   version: string;
   maintenance: { enabled: boolean; message: string | null };
-  components: Record<string, { status: string; latency_ms?: number; error?: string; kind?: string }>;
+  components: Record<string, { status: string; latency_ms?: number; error?: string; kind?: string; queued?: number; running?: number; oldest_wait_s?: number }>;
 }
 
 /** Detailed health (database, storage, maintenance), refreshed every 15 seconds. */

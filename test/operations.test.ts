@@ -11,7 +11,8 @@ import * as openApiRoute from '@/app/v1/openapi.json/route';
 import * as catchAllRoute from '@/app/v1/[...path]/route';
 import { MAX_JSON_BODY_BYTES, route, type RouteHandler } from '@/lib/api/handler';
 import { getDatabase, setDatabase } from '@/lib/db/client';
-import { settings } from '@/lib/db/schema';
+import { settings, workflowRuns } from '@/lib/db/schema';
+import { newId } from '@/lib/ids';
 import { clearMaintenanceCache } from '@/lib/ops/maintenance';
 import { getStorage, setStorage, type Storage } from '@/lib/storage';
 import { useTestApp } from '@/lib/testing/app';
@@ -58,9 +59,33 @@ describe('GET /health/detailed', () => {
       components: {
         database: { status: 'healthy', kind: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' },
         storage: { status: 'healthy', kind: 'local' },
+        pipeline: { status: 'healthy', kind: 'embedded', queued: expect.any(Number), running: expect.any(Number), oldest_wait_s: expect.any(Number) },
       },
     });
     expect(typeof res.body.components.database.latency_ms).toBe('number');
+  });
+
+  it('reports the pipeline backlog: runs due and how long the oldest has waited', async () => {
+    const id = newId('run');
+    const due = new Date(Date.now() - 120_000);
+    await app.db.insert(workflowRuns).values({
+      id,
+      workflow: 'no-such-workflow',
+      input: {},
+      status: 'queued',
+      attempt: 0,
+      maxAttempts: 1,
+      nextRunAt: due,
+      createdAt: due,
+      updatedAt: due,
+    });
+    try {
+      const res = await app.call(detailedHealthRoute.GET, { path: '/health/detailed' });
+      expect(res.body.components.pipeline.queued).toBeGreaterThanOrEqual(1);
+      expect(res.body.components.pipeline.oldest_wait_s).toBeGreaterThanOrEqual(119);
+    } finally {
+      await app.db.delete(workflowRuns).where(eq(workflowRuns.id, id));
+    }
   });
 
   it('answers 503 with storage unhealthy when the storage probe fails', async () => {

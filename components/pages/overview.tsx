@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { api, errorMessage, type Page } from '../api';
+import { ApiClientError, api, errorMessage, type Page } from '../api';
 import { useHealth } from '../hooks';
 import { Card, ErrorState, Loading, PageHeader, RelativeTime, StatusBadge } from '../ui';
 
@@ -42,7 +42,15 @@ export function Overview() {
             <ul className="space-y-2 text-sm">
               {Object.entries(health.data.components).map(([name, c]) => (
                 <li key={name} className="flex items-center justify-between gap-2">
-                  <span className="capitalize">{name}</span>
+                  <span>
+                    <span className="capitalize">{name === 'pipeline' ? 'Background work' : name}</span>
+                    {c.kind && <span className="ml-2 text-xs text-slate-500">{c.kind}</span>}
+                    {c.queued !== undefined && (
+                      <span className="ml-2 text-xs text-slate-500">
+                        {c.running ?? 0} running · {c.queued} waiting
+                      </span>
+                    )}
+                  </span>
                   <span className="flex items-center gap-2">
                     {c.latency_ms !== undefined && <span className="text-slate-500">{Math.round(c.latency_ms)} ms</span>}
                     <StatusBadge status={c.status} />
@@ -62,7 +70,11 @@ export function Overview() {
           {events.isLoading ? (
             <Loading />
           ) : events.isError ? (
-            <p className="text-sm text-slate-600">{errorMessage(events.error)}</p>
+            <p className="text-sm text-slate-600">
+              {events.error instanceof ApiClientError && events.error.status === 403
+                ? 'Recent activity is shown to administrators.'
+                : errorMessage(events.error)}
+            </p>
           ) : events.data && events.data.items.length > 0 ? (
             <ul className="divide-y divide-slate-100 text-sm">
               {events.data.items.map((e) => (

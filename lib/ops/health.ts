@@ -1,6 +1,9 @@
 import type { ServiceContext } from '@/lib/context';
 import { getDatabase } from '@/lib/db/client';
 import { VERSION } from '@/lib/version';
+import { and, count, eq, lte, min } from 'drizzle-orm';
+import { workflowRuns } from '@/lib/db/schema';
+import { workflowMode } from '@/lib/workflows/engine';
 import { getMaintenance } from './maintenance';
 
 const PROBE_TIMEOUT_MS = 5_000;
@@ -33,6 +36,41 @@ async function probe(fn: () => Promise<void>): Promise<ComponentHealth> {
   }
 }
 
+/**
+ * The background pipeline: where workflows run, how many runs are due and waiting for a free
+ * slot, how many are running, and how long the oldest due run has waited. Informational: a
+ * backlog does not make the service unhealthy.
+ */
+async function pipelineHealth(ctx: ServiceContext) {
+  const started = performance.now();
+  const now = new Date();
+  try {
+    const [[due], [running]] = await Promise.all([
+      ctx.db
+        .select({ n: count(), oldest: min(workflowRuns.nextRunAt) })
+        .from(workflowRuns)
+        .where(and(eq(workflowRuns.status, 'queued'), lte(workflowRuns.nextRunAt, now))),
+      ctx.db.select({ n: count() }).from(workflowRuns).where(eq(workflowRuns.status, 'running')),
+    ]);
+    const oldest = due.oldest ? new Date(due.oldest) : null;
+    return {
+      status: 'healthy' as const,
+      latency_ms: Math.round((performance.now() - started) * 10) / 10,
+      kind: workflowMode(),
+      queued: Number(due.n),
+      running: Number(running.n),
+      oldest_wait_s: oldest ? Math.max(0, Math.round((now.getTime() - oldest.getTime()) / 1000)) : 0,
+    };
+  } catch (err) {
+    return {
+      status: 'unhealthy' as const,
+      latency_ms: Math.round((performance.now() - started) * 10) / 10,
+      kind: workflowMode(),
+      error: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
+
 export function basicHealth() {
   return { status: 'healthy' as const, version: VERSION };
 }
@@ -41,9 +79,10 @@ export function basicHealth() {
 export async function detailedHealth(ctx: ServiceContext) {
   const database = await getDatabase();
   const storage = ctx.storage;
-  const [db, store, maintenance] = await Promise.all([
+  const [db, store, pipeline, maintenance] = await Promise.all([
     probe(() => database.ping()),
     probe(() => storage.probe()),
+    pipelineHealth(ctx),
     // With the database down the maintenance flag cannot be read; the report still goes out.
     getMaintenance(ctx.db).catch(() => ({ enabled: false, message: null })),
   ]);
@@ -55,6 +94,7 @@ export async function detailedHealth(ctx: ServiceContext) {
     components: {
       database: { ...db, kind: database.kind },
       storage: { ...store, kind: storage.kind },
+      pipeline,
     },
   };
 }

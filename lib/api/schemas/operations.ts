@@ -28,7 +28,18 @@ export const detailedHealthSchema = z
     status: z.enum(['healthy', 'unhealthy']),
     version: z.string(),
     maintenance: z.object({ enabled: z.boolean(), message: z.string().nullable() }),
-    components: z.object({ database: componentSchema.extend({ kind: z.string() }), storage: componentSchema }),
+    components: z.object({
+      database: componentSchema.extend({ kind: z.string() }),
+      storage: componentSchema,
+      pipeline: componentSchema
+        .extend({
+          kind: z.enum(['embedded', 'inngest']),
+          queued: z.number().int().optional().meta({ description: 'Runs due and waiting for a free slot' }),
+          running: z.number().int().optional(),
+          oldest_wait_s: z.number().int().optional().meta({ description: 'How long the oldest due run has waited' }),
+        })
+        .meta({ description: 'Background workflows (extraction, indexing, webhook delivery); informational' }),
+    }),
   })
   .meta({ id: 'DetailedHealth' });
 
