@@ -13,6 +13,10 @@ export const E2E_ADMIN = { email: 'admin@quarry.test', password: 'e2e-admin-pass
 
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+/** A second, brand-new installation without a configured administrator: the setup page's test. */
+const SETUP_PORT = PORT + 1;
+const setupDataDir = process.env.E2E_SETUP_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-e2e-setup-'));
+process.env.E2E_SETUP_DATA_DIR = setupDataDir;
 
 export default defineConfig({
   testDir: './e2e',
@@ -33,9 +37,15 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    { name: 'desktop', testIgnore: /first-run\.spec\.ts/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    {
+      name: 'first-run',
+      testMatch: /first-run\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 390, height: 844 }, baseURL: `http://127.0.0.1:${SETUP_PORT}` },
+    },
   ],
-  webServer: {
+  webServer: [
+    {
     command: 'node scripts/e2e-server.mjs',
     url: `http://127.0.0.1:${PORT}/health`,
     timeout: 600_000,
@@ -54,5 +64,21 @@ export default defineConfig({
       QUARRY_RATE_LIMIT_PER_MINUTE: '100000',
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
     },
-  },
+    },
+    {
+      command: 'node scripts/e2e-server.mjs',
+      url: `http://127.0.0.1:${SETUP_PORT}/health`,
+      timeout: 600_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(SETUP_PORT),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        QUARRY_DATA_DIR: setupDataDir,
+        DATABASE_URL: '',
+      },
+    },
+  ],
 });
