@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { ServiceContext } from '@/lib/context';
 import { extractions, type ExtractionRow } from '@/lib/db/schema';
-import { getFileRow } from '@/lib/files/service';
+import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
 import { extractionWorkflow } from '@/lib/workflows/extraction';
@@ -11,9 +11,6 @@ import { failExtraction } from './task';
 import type { ExtractionMode, ExtractionOptions } from './types';
 import { toExtractionView } from './views';
 
-/** `file_` followed by letters and digits: anything else cannot name a file. */
-const FILE_ID_SHAPE = /^file_[A-Za-z0-9]{1,64}$/;
-
 export interface CreateExtractionInput {
   file_id: string;
   mode: ExtractionMode;
@@ -21,12 +18,7 @@ export interface CreateExtractionInput {
 }
 
 export async function createExtraction(ctx: ServiceContext, input: CreateExtractionInput): Promise<Record<string, unknown>> {
-  if (!FILE_ID_SHAPE.test(input.file_id)) {
-    throw new ApiError('INVALID_FILE_ID', `"${input.file_id.slice(0, 100)}" is not a file id (file ids look like file_01j…)`, {
-      field: 'file_id',
-      reason: 'not a file id',
-    });
-  }
+  checkFileIdShape(input.file_id);
   const file = await getFileRow(ctx, input.file_id);
   if (!isExtractable(file.contentType)) {
     throw new ApiError('UNSUPPORTED_FORMAT', `Files of type ${file.contentType} cannot be extracted`, { content_type: file.contentType });

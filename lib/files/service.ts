@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, count, desc, eq, type SQL } from 'drizzle-orm';
-import { notFound } from '@/lib/api/errors';
+import { ApiError, notFound } from '@/lib/api/errors';
 import type { ServiceContext } from '@/lib/context';
 import { files, type FileRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
@@ -115,6 +115,19 @@ export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Pro
     ctx.db.select({ total: count() }).from(files).where(where),
   ]);
   return { items: rows.map(toListItem), total };
+}
+
+/** `file_` followed by letters and digits: anything else cannot name a file. */
+const FILE_ID_SHAPE = /^file_[A-Za-z0-9]{1,64}$/;
+
+/** Refuses a value that cannot be a file id with 400 INVALID_FILE_ID (request bodies naming a file). */
+export function checkFileIdShape(value: string): void {
+  if (!FILE_ID_SHAPE.test(value)) {
+    throw new ApiError('INVALID_FILE_ID', `"${value.slice(0, 100)}" is not a file id (file ids look like file_01j…)`, {
+      field: 'file_id',
+      reason: 'not a file id',
+    });
+  }
 }
 
 export async function getFileRow(ctx: ServiceContext, id: string): Promise<FileRow> {

@@ -51,6 +51,9 @@ export const FILE_TYPES: readonly FileTypeEntry[] = [
 ];
 
 /** The largest size any type accepts: a hard ceiling while the type is not yet known. */
+/** Custom metadata (of files, knowledge bases, documents): a JSON object of at most this many bytes. */
+export const MAX_METADATA_BYTES = 16 * 1024;
+
 export const MAX_UPLOAD_BYTES = Math.max(...FILE_TYPES.map((t) => t.max_size_mb)) * MB;
 
 /** Bytes read before deciding the type (Office formats need to see their first zip entries). */

@@ -4,10 +4,9 @@ import busboy from 'busboy';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { StagedObject, Storage } from '@/lib/storage';
 import { UploadInspector } from './inspect';
-import { MAX_UPLOAD_BYTES, type FileTypeEntry } from './types';
+import { MAX_METADATA_BYTES, MAX_UPLOAD_BYTES, type FileTypeEntry } from './types';
 
 export const MAX_FILENAME_LENGTH = 255;
-export const MAX_METADATA_BYTES = 16 * 1024;
 export const MAX_TAGS = 50;
 export const MAX_TAG_LENGTH = 100;
 /** After an error, at most this much of the remaining body is read and discarded so the client still gets the answer. */

@@ -2,9 +2,10 @@ import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
+import { isForeignKeyViolation, isUniqueViolation } from '@/lib/db/errors';
 import { extractions, kbDocuments, knowledgeBases, type KbDocumentRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
-import { getFileRow } from '@/lib/files/service';
+import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
 import { indexingWorkflow } from '@/lib/workflows/indexing';
@@ -13,8 +14,6 @@ import { deleteChunks } from './store';
 import type { DocumentStatus } from './types';
 import { toDocumentListItem, toDocumentView } from './views';
 
-/** `file_` followed by letters and digits: anything else cannot name a file. */
-const FILE_ID_SHAPE = /^file_[A-Za-z0-9]{1,64}$/;
 const MAX_TITLE_LENGTH = 500;
 
 export interface AddDocumentInput {
@@ -23,23 +22,13 @@ export interface AddDocumentInput {
   metadata?: Record<string, unknown>;
 }
 
-function pgErrorCode(err: unknown): string | undefined {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.cause?.code ?? e?.code;
-}
-
 /**
  * Adds a file to a knowledge base as a pending document and starts its indexing. The file's
  * latest extraction must have completed; its Markdown is what gets indexed.
  */
 export async function addDocument(ctx: ServiceContext, kbId: string, input: AddDocumentInput) {
   await findKnowledgeBase(ctx.db, kbId);
-  if (!FILE_ID_SHAPE.test(input.file_id)) {
-    throw new ApiError('INVALID_FILE_ID', `"${input.file_id.slice(0, 100)}" is not a file id (file ids look like file_01j…)`, {
-      field: 'file_id',
-      reason: 'not a file id',
-    });
-  }
+  checkFileIdShape(input.file_id);
   const file = await getFileRow(ctx, input.file_id);
   const [latest] = await ctx.db
     .select()
@@ -84,8 +73,8 @@ export async function addDocument(ctx: ServiceContext, kbId: string, input: AddD
     });
   } catch (err) {
     // The file was deleted at the same moment.
-    if (pgErrorCode(err) === '23503') throw notFound('FILE_NOT_FOUND', 'File', file.id);
-    if (pgErrorCode(err) === '23505') {
+    if (isForeignKeyViolation(err)) throw notFound('FILE_NOT_FOUND', 'File', file.id);
+    if (isUniqueViolation(err)) {
       const [existing] = await ctx.db
         .select({ id: kbDocuments.id })
         .from(kbDocuments)

@@ -11,10 +11,13 @@ export const DEFAULT_CHUNKING_TYPE = 'paragraph' as const;
  * Defaults for omitted strategy fields: type paragraph, chunk_size 512 tokens, overlap 64 tokens
  * (an eighth of chunk_size when that is smaller, so a small chunk_size alone stays valid).
  */
+/** The overlap used when none is given: 64 tokens, or an eighth of chunk_size when that is smaller. */
+export const defaultOverlap = (chunkSize: number) => Math.min(64, Math.floor(chunkSize / 8));
+
 export function withStrategyDefaults(input: Partial<ChunkingStrategy> | undefined): ChunkingStrategy {
   const type = input?.type ?? DEFAULT_CHUNKING_TYPE;
   const chunkSize = input?.chunk_size ?? DEFAULT_CHUNK_SIZE;
-  const overlap = input?.overlap ?? Math.min(64, Math.floor(chunkSize / 8));
+  const overlap = input?.overlap ?? defaultOverlap(chunkSize);
   return { type, chunk_size: chunkSize, overlap };
 }
 
@@ -24,7 +27,7 @@ export function withStrategyDefaults(input: Partial<ChunkingStrategy> | undefine
  */
 export function mergeStrategy(current: ChunkingStrategy, input: Partial<ChunkingStrategy>): ChunkingStrategy {
   const chunkSize = input.chunk_size ?? current.chunk_size;
-  const overlap = input.overlap ?? (input.chunk_size !== undefined ? Math.min(64, Math.floor(chunkSize / 8)) : current.overlap);
+  const overlap = input.overlap ?? (input.chunk_size !== undefined ? defaultOverlap(chunkSize) : current.overlap);
   return { type: input.type ?? current.type, chunk_size: chunkSize, overlap };
 }
 

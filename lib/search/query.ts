@@ -32,6 +32,14 @@ export interface SearchScope {
   conditions: SQL[];
 }
 
+/** `$1, $2, …` for an IN list of chunk ids. */
+function idList(ids: string[]): SQL {
+  return sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+}
+
 export interface ScoredChunk {
   id: string;
   score: number;
@@ -101,7 +109,7 @@ export async function vectorScores(db: DbOrTx, ids: string[], queryVector: strin
   const rows = await queryRows<{ id: string; distance: number }>(
     db,
     sql`select c.id, (c.embedding <=> ${queryVector}::vector) as distance from kb_chunks c
-        where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+        where c.id in (${idList(ids)})`,
   );
   for (const r of rows) out.set(r.id, 1 - Number(r.distance));
   return out;
@@ -194,7 +202,7 @@ export async function keywordScores(db: DbOrTx, ids: string[], q: KeywordQuery):
   if (ids.length === 0) return out;
   const rows = await queryRows<{ id: string; score: number }>(
     db,
-    sql`select c.id, ${bm25Score(q)} as score from kb_chunks c where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+    sql`select c.id, ${bm25Score(q)} as score from kb_chunks c where c.id in (${idList(ids)})`,
   );
   for (const r of rows) out.set(r.id, Number(r.score));
   return out;
@@ -216,7 +224,7 @@ export async function chunkDetails(db: DbOrTx, ids: string[]): Promise<Map<strin
     db,
     sql`select c.id, c.document_id, d.title as document_title, c.content, c.metadata
         from kb_chunks c join kb_documents d on d.id = c.document_id
-        where c.id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+        where c.id in (${idList(ids)})`,
   );
   for (const r of rows) {
     const metadata = typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata;

@@ -3,6 +3,7 @@ import { asc, count, eq, sql } from 'drizzle-orm';
 import { ApiError, notFound } from '@/lib/api/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { Db, DbOrTx } from '@/lib/db/client';
+import { isUniqueViolation } from '@/lib/db/errors';
 import { users, type UserRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 
@@ -30,11 +31,6 @@ export function toUserView(row: UserRow) {
 }
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return (e?.cause?.code ?? e?.code) === '23505';
-}
 
 export interface CreateUserInput {
   email: string;

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '@/lib/chunking';
+import { MAX_METADATA_BYTES } from '@/lib/files/types';
 import { DOCUMENT_STATUSES } from '@/lib/knowledge-bases/types';
 import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_TOP_K, DEFAULT_VECTOR_WEIGHT, MAX_TOP_K } from '@/lib/knowledge-bases/search';
 import { idParam, listOf, paginationQuery, sortQuery, timestamp } from './common';
 
-const MAX_METADATA_BYTES = 16 * 1024;
 const MAX_QUERY_LENGTH = 8000;
 
 /** A JSON object of at most 16 KB. */
 const metadataObject = (what: string) =>
   z
     .record(z.string(), z.unknown(), { error: `${what} must be a JSON object` })
-    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, `${what} must be at most 16 KB of JSON`)
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, `${what} must be at most ${MAX_METADATA_BYTES / 1024} KB of JSON`)
     .meta({ description: `Custom ${what} (a JSON object, at most 16 KB)` });
 
 const strategyFields = z.object({
