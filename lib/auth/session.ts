@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { decode } from 'next-auth/jwt';
 import { ApiError } from '@/lib/api/errors';
 import { getConfig } from '@/lib/config';
+import { dataDirSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db/client';
 import { findUser } from '@/lib/users/service';
 import type { Principal } from './api-keys';
@@ -23,18 +21,7 @@ const globalForSecret = globalThis as unknown as { __quarryAuthSecret?: string }
 /** NEXTAUTH_SECRET, or a random secret generated once into the data directory. */
 export function authSecret(): string {
   if (globalForSecret.__quarryAuthSecret) return globalForSecret.__quarryAuthSecret;
-  const config = getConfig();
-  let secret = config.console.authSecret;
-  if (!secret) {
-    const file = path.join(config.dataDir, SECRET_FILE);
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    secret = fs.readFileSync(file, 'utf8').trim();
-  }
+  const secret = getConfig().console.authSecret ?? dataDirSecret(SECRET_FILE);
   globalForSecret.__quarryAuthSecret = secret;
   return secret;
 }

@@ -20,18 +20,27 @@ export function secretKey(): Buffer {
   if (config.secretKey) {
     key = createHash('sha256').update(config.secretKey).digest();
   } else {
-    const file = path.join(config.dataDir, KEY_FILE);
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+    key = Buffer.from(dataDirSecret(KEY_FILE), 'base64');
+    if (key.length !== 32) throw new Error(`${path.join(config.dataDir, KEY_FILE)} does not hold a 32-byte base64 key`);
   }
   globalForKey.__quarrySecretKey = key;
   return key;
+}
+
+/**
+ * A secret kept in a file of the data directory: 32 random bytes in base64, written once (mode
+ * 0600, never overwritten, so concurrent first starts agree) and read back on every start.
+ */
+export function dataDirSecret(fileName: string): string {
+  const { dataDir } = getConfig();
+  const file = path.join(dataDir, fileName);
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
 }
 
 export function resetSecretKey(): void {

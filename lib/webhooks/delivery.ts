@@ -2,8 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import { decryptSecret } from '@/lib/crypto/secret-box';
-import { webhookAttempts, webhookDeliveries, webhooks } from '@/lib/db/schema';
-import { sendWebhook } from './send';
+import type { DbOrTx } from '@/lib/db/client';
+import { webhookAttempts, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '@/lib/db/schema';
+import { sendWebhook, type SendResult } from './send';
 import { deliveryHeaders } from './signing';
 import type { LookupFunction } from './ssrf';
 
@@ -21,6 +22,52 @@ export type AttemptOutcome = { outcome: 'succeeded' | 'retry' | 'failed' | 'canc
 let lookupOverride: LookupFunction | undefined;
 export function setWebhookLookup(lookup: LookupFunction | undefined): void {
   lookupOverride = lookup;
+}
+
+/** One attempt of a delivery: its payload POSTed to the webhook, signed with the webhook's secret. */
+export function sendDelivery(
+  webhook: WebhookRow,
+  delivery: Pick<WebhookDeliveryRow, 'id' | 'eventId' | 'eventType' | 'payload'>,
+  startedAt: Date,
+): Promise<SendResult> {
+  return sendWebhook({
+    url: webhook.url,
+    body: delivery.payload,
+    headers: deliveryHeaders({
+      secret: decryptSecret(webhook.secretCiphertext),
+      body: delivery.payload,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      deliveryId: delivery.id,
+      timestamp: Math.floor(startedAt.getTime() / 1000),
+    }),
+    allowPrivate: getConfig().webhooks.allowInsecure,
+    lookup: lookupOverride,
+  });
+}
+
+/** Stores an attempt's outcome (once per number) and the webhook's latest delivery time. */
+export async function recordAttempt(
+  tx: DbOrTx,
+  webhookId: string,
+  deliveryId: string,
+  number: number,
+  startedAt: Date,
+  result: SendResult,
+): Promise<void> {
+  await tx
+    .insert(webhookAttempts)
+    .values({
+      deliveryId,
+      number,
+      startedAt,
+      durationMs: result.durationMs,
+      responseStatus: result.status,
+      responseExcerpt: result.excerpt,
+      error: result.error,
+    })
+    .onConflictDoNothing();
+  await tx.update(webhooks).set({ lastDeliveryAt: startedAt }).where(eq(webhooks.id, webhookId));
 }
 
 async function finishDelivery(ctx: ServiceContext, deliveryId: string, status: 'failed' | 'cancelled', error: string) {
@@ -60,36 +107,9 @@ export async function attemptDelivery(ctx: ServiceContext, deliveryId: string, n
     ok = status !== null && status >= 200 && status < 300;
   } else {
     const startedAt = new Date();
-    const result = await sendWebhook({
-      url: webhook.url,
-      body: delivery.payload,
-      headers: deliveryHeaders({
-        secret: decryptSecret(webhook.secretCiphertext),
-        body: delivery.payload,
-        eventId: delivery.eventId,
-        eventType: delivery.eventType,
-        deliveryId,
-        timestamp: Math.floor(startedAt.getTime() / 1000),
-      }),
-      allowPrivate: getConfig().webhooks.allowInsecure,
-      lookup: lookupOverride,
-    });
+    const result = await sendDelivery(webhook, delivery, startedAt);
     ({ ok, status, error } = result);
-    await ctx.db.transaction(async (tx) => {
-      await tx
-        .insert(webhookAttempts)
-        .values({
-          deliveryId,
-          number,
-          startedAt,
-          durationMs: result.durationMs,
-          responseStatus: result.status,
-          responseExcerpt: result.excerpt,
-          error: result.error,
-        })
-        .onConflictDoNothing();
-      await tx.update(webhooks).set({ lastDeliveryAt: startedAt }).where(eq(webhooks.id, webhook.id));
-    });
+    await ctx.db.transaction((tx) => recordAttempt(tx, webhook.id, deliveryId, number, startedAt, result));
   }
   const now = new Date();
   const last = number >= MAX_ATTEMPTS;

@@ -1,6 +1,6 @@
 import { and, arrayOverlaps, eq } from 'drizzle-orm';
 import type { DbOrTx } from '@/lib/db/client';
-import { webhookDeliveries, webhooks } from '@/lib/db/schema';
+import { webhookDeliveries, webhooks, type WebhookDeliveryRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow } from '@/lib/workflows/dispatch';
 import { webhookDeliveryWorkflow } from '@/lib/workflows/webhook-delivery';
@@ -27,23 +27,25 @@ export async function fanOutEvent(tx: DbOrTx, event: EventEnvelope, now = new Da
     .from(webhooks)
     .where(and(eq(webhooks.enabled, true), arrayOverlaps(webhooks.events, [event.type, '*'])));
   if (targets.length === 0) return [];
-  const body = envelopeBody(event);
+  const payload = envelopeBody(event);
   const ids: string[] = [];
   for (const target of targets) {
-    const id = newId('delivery');
-    await tx.insert(webhookDeliveries).values({
-      id,
-      webhookId: target.id,
-      eventId: event.id,
-      eventType: event.type,
-      payload: body,
-      status: 'pending',
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await enqueueWorkflow(tx, webhookDeliveryWorkflow, { delivery_id: id }, now);
-    ids.push(id);
+    const row = await queueDelivery(tx, { webhookId: target.id, eventId: event.id, eventType: event.type, payload }, now);
+    ids.push(row.id);
   }
   return ids;
+}
+
+/** A pending delivery (new `del_` id) with the workflow run that sends it, in the caller's transaction. */
+export async function queueDelivery(
+  tx: DbOrTx,
+  message: { webhookId: string; eventId: string; eventType: string; payload: string; redeliveryOf?: string },
+  now = new Date(),
+): Promise<WebhookDeliveryRow> {
+  const [row] = await tx
+    .insert(webhookDeliveries)
+    .values({ id: newId('delivery'), ...message, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now })
+    .returning();
+  await enqueueWorkflow(tx, webhookDeliveryWorkflow, { delivery_id: row.id }, now);
+  return row;
 }

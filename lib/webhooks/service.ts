@@ -3,15 +3,13 @@ import { ApiError, notFound } from '@/lib/api/errors';
 import { parseIp } from '@/lib/auth/ip';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
-import { decryptSecret, encryptSecret } from '@/lib/crypto/secret-box';
+import { encryptSecret } from '@/lib/crypto/secret-box';
 import type { DbOrTx } from '@/lib/db/client';
 import { webhookAttempts, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
-import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
-import { webhookDeliveryWorkflow } from '@/lib/workflows/webhook-delivery';
-import { envelopeBody } from './fanout';
-import { sendWebhook } from './send';
-import { deliveryHeaders } from './signing';
+import { notifyWorkflows } from '@/lib/workflows/dispatch';
+import { recordAttempt, sendDelivery } from './delivery';
+import { envelopeBody, queueDelivery } from './fanout';
 import { isPublicAddress } from './ssrf';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
@@ -222,26 +220,9 @@ export async function redeliver(ctx: ServiceContext, webhookId: string, delivery
   const webhook = await findWebhook(ctx.db, webhookId);
   const original = await findDelivery(ctx.db, webhookId, deliveryId);
   if (!webhook.enabled) throw new ApiError('WEBHOOK_DISABLED', `Webhook ${webhookId} is disabled; enable it to redeliver`, { webhook_id: webhookId });
-  const row = await ctx.db.transaction(async (tx) => {
-    const now = new Date();
-    const [created] = await tx
-      .insert(webhookDeliveries)
-      .values({
-        id: newId('delivery'),
-        webhookId,
-        eventId: original.eventId,
-        eventType: original.eventType,
-        payload: original.payload,
-        status: 'pending',
-        nextAttemptAt: now,
-        redeliveryOf: original.id,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await enqueueWorkflow(tx, webhookDeliveryWorkflow, { delivery_id: created.id }, now);
-    return created;
-  });
+  const row = await ctx.db.transaction((tx) =>
+    queueDelivery(tx, { webhookId, eventId: original.eventId, eventType: original.eventType, payload: original.payload, redeliveryOf: original.id }),
+  );
   notifyWorkflows();
   return deliveryView(ctx.db, row);
 }
@@ -261,19 +242,7 @@ export async function sendTestEvent(ctx: ServiceContext, webhookId: string) {
     data: { webhook_id: webhookId, message: 'A test event sent from Quarry' },
   });
   const deliveryId = newId('delivery');
-  const result = await sendWebhook({
-    url: webhook.url,
-    body,
-    headers: deliveryHeaders({
-      secret: decryptSecret(webhook.secretCiphertext),
-      body,
-      eventId,
-      eventType: TEST_EVENT_TYPE,
-      deliveryId,
-      timestamp: Math.floor(now.getTime() / 1000),
-    }),
-    allowPrivate: getConfig().webhooks.allowInsecure,
-  });
+  const result = await sendDelivery(webhook, { id: deliveryId, eventId, eventType: TEST_EVENT_TYPE, payload: body }, now);
   const done = new Date();
   const row = await ctx.db.transaction(async (tx) => {
     const [created] = await tx
@@ -294,16 +263,7 @@ export async function sendTestEvent(ctx: ServiceContext, webhookId: string) {
         completedAt: done,
       })
       .returning();
-    await tx.insert(webhookAttempts).values({
-      deliveryId,
-      number: 1,
-      startedAt: now,
-      durationMs: result.durationMs,
-      responseStatus: result.status,
-      responseExcerpt: result.excerpt,
-      error: result.error,
-    });
-    await tx.update(webhooks).set({ lastDeliveryAt: now }).where(eq(webhooks.id, webhookId));
+    await recordAttempt(tx, webhookId, deliveryId, 1, now, result);
     return created;
   });
   return deliveryView(ctx.db, row);
