@@ -4,7 +4,7 @@ import { signIn } from 'next-auth/react';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { api, errorMessage } from './api';
-import { Button, Field, Input } from './ui';
+import { Button, Field, FormError, Input } from './ui';
 
 /** The one-time form that creates the first administrator, then signs in as them. */
 export function SetupForm() {
@@ -53,11 +53,7 @@ export function SetupForm() {
           />
         )}
       </Field>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <Button type="submit" busy={busy} className="w-full">
         Create account
       </Button>

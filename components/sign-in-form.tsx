@@ -3,7 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense, useState } from 'react';
-import { Button, Field, Input } from './ui';
+import { Button, Field, FormError, Input } from './ui';
 
 function Form() {
   const router = useRouter();
@@ -39,11 +39,7 @@ function Form() {
           <Input id={id} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         )}
       </Field>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <Button type="submit" busy={busy} className="w-full">
         Sign in
       </Button>

@@ -71,6 +71,16 @@ export function Textarea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <textarea {...props} className={cx(CONTROL, props.className)} />;
 }
 
+/** A form's outcome message, announced to screen readers; nothing when there is none. */
+export function FormError({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="text-sm text-red-700">
+      {message}
+    </p>
+  );
+}
+
 export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
   return (
     <section className={cx('rounded-lg border border-slate-200 bg-white p-4 shadow-sm', className)}>

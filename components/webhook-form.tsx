@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiClientError, errorMessage } from './api';
 import { CheckboxGroup, generateSecret, type Choice } from './admin';
-import { Button, Field, Input } from './ui';
+import { Button, Field, FormError, Input } from './ui';
 
 /* The form that creates a webhook or changes one: address, events and signing secret. */
 
@@ -141,11 +141,7 @@ export function WebhookForm({
           </div>
         )}
       </Field>
-      {errors.form && (
-        <p role="alert" className="text-sm text-red-700">
-          {errors.form}
-        </p>
-      )}
+      <FormError message={errors.form} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" busy={busy}>
           {submitLabel}

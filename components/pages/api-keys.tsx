@@ -2,21 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import type { ApiKeyView } from '@/lib/auth/api-keys';
 import { toast } from 'sonner';
 import { CheckboxGroup, CopyButton, QueryError, STICKY_TD, STICKY_TH, TD, TH, TableFrame, isForbidden, retryUnlessRefused, type Choice } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
-import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, Input, Loading, PageHeader, Pagination, RelativeTime, Textarea } from '../ui';
+import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Textarea } from '../ui';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  key_prefix: string;
-  scopes: string[];
-  allowed_ips: string[] | null;
-  last_used_at: string | null;
-  expires_at: string | null;
-  created_at: string;
-}
+/** The API's view of a key (a type only: nothing of the server module reaches the browser). */
+type ApiKey = ApiKeyView;
 
 interface CreatedApiKey extends Omit<ApiKey, 'last_used_at'> {
   key: string;
@@ -177,11 +170,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
           )}
         </Field>
       </div>
-      {errors.form && (
-        <p role="alert" className="text-sm text-red-700">
-          {errors.form}
-        </p>
-      )}
+      <FormError message={errors.form} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" busy={create.isPending}>
           Create key

@@ -7,7 +7,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { api, ApiClientError, errorMessage, type Page } from '../api';
 import { humanizeKey, metadataText, typeLabel, useFileTypes, type ExtractionListItem, type ExtractionMode, type FileRecord } from '../files-common';
-import { Badge, Button, Card, ConfirmButton, EmptyState, ErrorState, Field, Loading, PageHeader, RelativeTime, Select, StatusBadge, cx, formatBytes } from '../ui';
+import { Badge, Button, Card, ConfirmButton, cx, EmptyState, ErrorState, Field, formatBytes, FormError, Loading, PageHeader, RelativeTime, Select, StatusBadge } from '../ui';
 
 /*
  * One file: what it is, its tags and details, download and delete, the extractions made from it,
@@ -163,11 +163,7 @@ function ExtractForm({ file }: { file: FileRecord }) {
           onChange={setLayout}
         />
       </div>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <Button type="submit" busy={start.isPending}>
         Start extraction
       </Button>

@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { QueryError, STICKY_TD, STICKY_TH, TD, TH, TableFrame, isForbidden, retryUnlessRefused } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
 import { useMe } from '../hooks';
-import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, Input, Loading, PageHeader, Pagination, RelativeTime, Select } from '../ui';
+import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Select } from '../ui';
 
 interface User {
   id: string;
@@ -230,11 +230,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           )}
         </Field>
       </div>
-      {errors.form && (
-        <p role="alert" className="text-sm text-red-700">
-          {errors.form}
-        </p>
-      )}
+      <FormError message={errors.form} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" busy={busy}>
           Add user
