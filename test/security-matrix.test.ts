@@ -109,6 +109,8 @@ const KB_WRITE: Requirement = { label: 'kb:write', required: 'kb:write', granted
 const KB_SEARCH: Requirement = { label: 'kb:search or kb:read', required: 'kb:search', grantedBy: ['kb:search', 'kb:read', 'kb:*', '*'] };
 const WEBHOOKS: Requirement = { label: 'webhooks:*', required: 'webhooks:*', grantedBy: ['webhooks:*', '*'] };
 const ADMIN: Requirement = { label: 'administrator', required: 'api-keys:*', grantedBy: ['api-keys:*', '*'] };
+/** Console users: signing in as a user yields that user's scopes, so only a holder of every scope manages them. */
+const ALL: Requirement = { label: 'all permissions', required: '*', grantedBy: ['*'] };
 const ANY_KEY: Requirement = { label: 'any valid key', required: null, grantedBy: SCOPES };
 
 /** A file id and an API key id that do not exist, so allowed DELETE callers get 404 and change nothing. */
@@ -453,7 +455,7 @@ const PROTECTED: ProtectedRoute[] = [
     name: 'GET /v1/users',
     file: 'app/v1/users/route.ts',
     method: 'GET',
-    requirement: ADMIN,
+    requirement: ALL,
     request: () => ({ path: '/v1/users' }),
     allowed: { status: 200 },
   },
@@ -461,7 +463,7 @@ const PROTECTED: ProtectedRoute[] = [
     name: 'POST /v1/users',
     file: 'app/v1/users/route.ts',
     method: 'POST',
-    requirement: ADMIN,
+    requirement: ALL,
     // Invalid on purpose (no password): allowed callers get 400, and no user piles up per caller.
     request: () => ({ path: '/v1/users', body: { email: 'matrix@example.com' } }),
     allowed: { status: 400, code: 'INVALID_REQUEST' },
@@ -470,7 +472,7 @@ const PROTECTED: ProtectedRoute[] = [
     name: 'PATCH /v1/users/{user_id}',
     file: 'app/v1/users/[user_id]/route.ts',
     method: 'PATCH',
-    requirement: ADMIN,
+    requirement: ALL,
     request: () => ({ path: '/v1/users/usr_01jd0000000000000000000000', params: { user_id: 'usr_01jd0000000000000000000000' }, body: { name: 'x' } }),
     allowed: { status: 404, code: 'USER_NOT_FOUND' },
   },

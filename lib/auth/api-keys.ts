@@ -4,6 +4,7 @@ import { ApiError, notFound } from '@/lib/api/errors';
 import type { Db } from '@/lib/db/client';
 import { apiKeys, settings, type ApiKeyRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
+import { rangeCovered } from './ip';
 import { isAdministrator, ungrantableScopes } from './scopes';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -18,6 +19,8 @@ export interface Principal {
   name: string;
   scopes: string[];
   allowedIps: string[] | null;
+  /** When the credential stops working (null or absent: never). */
+  expiresAt?: Date | null;
 }
 
 /** The id under which the QUARRY_ADMIN_KEY principal is rate-limited and audited. */
@@ -125,7 +128,7 @@ export async function authenticate(
       );
     row.lastUsedAt = now;
   }
-  return { keyId: row.id, name: row.name, scopes: row.scopes, allowedIps: row.allowedIps };
+  return { keyId: row.id, name: row.name, scopes: row.scopes, allowedIps: row.allowedIps, expiresAt: row.expiresAt };
 }
 
 export interface CreateApiKeyInput {
@@ -144,6 +147,41 @@ export interface CreatedApiKey {
   allowed_ips: string[] | null;
   expires_at: string | null;
   created_at: string;
+}
+
+/**
+ * The new key's address list and expiry, never wider than its creator's: a key limited to some
+ * addresses or a date can only create keys limited to (a subset of) the same addresses, expiring no
+ * later. When the request leaves them out, the creator's limits are inherited.
+ */
+function narrowerThanCreator(creator: Principal, input: CreateApiKeyInput, now: Date) {
+  const requested = input.allowed_ips && input.allowed_ips.length > 0 ? [...new Set(input.allowed_ips.map((s) => s.trim()))] : null;
+  const creatorIps = creator.allowedIps && creator.allowedIps.length > 0 ? creator.allowedIps : null;
+  let allowedIps = requested;
+  if (creatorIps) {
+    const outside = (requested ?? []).filter((entry) => !rangeCovered(entry, creatorIps));
+    if (outside.length > 0) {
+      throw new ApiError('INSUFFICIENT_SCOPE', `A key limited to ${creatorIps.join(', ')} cannot create a key usable from ${outside.join(', ')}`, {
+        field: 'allowed_ips',
+        reason: 'wider than the creating key',
+        creator_allowed_ips: creatorIps,
+      });
+    }
+    allowedIps ??= [...creatorIps];
+  }
+  let expiresAt = input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * 86_400_000) : null;
+  const limit = creator.expiresAt ?? null;
+  if (limit) {
+    if (expiresAt && expiresAt.getTime() > limit.getTime()) {
+      throw new ApiError('INSUFFICIENT_SCOPE', `A key expiring at ${limit.toISOString()} cannot create a key that outlives it`, {
+        field: 'expires_in_days',
+        reason: 'outlives the creating key',
+        creator_expires_at: limit.toISOString(),
+      });
+    }
+    expiresAt ??= limit;
+  }
+  return { allowedIps, expiresAt };
 }
 
 export async function createApiKey(
@@ -167,8 +205,8 @@ export async function createApiKey(
       { field: 'scopes', ungrantable_scopes: missing },
     );
   }
+  const { allowedIps, expiresAt } = narrowerThanCreator(creator, input, now);
   const key = generateApiKey(keyEnv);
-  const expiresAt = input.expires_in_days ? new Date(now.getTime() + input.expires_in_days * 86_400_000) : null;
   const [row] = await db
     .insert(apiKeys)
     .values({
@@ -177,7 +215,7 @@ export async function createApiKey(
       keyHash: hashApiKey(key),
       keyPrefix: key.slice(0, PREFIX_LENGTH),
       scopes,
-      allowedIps: input.allowed_ips && input.allowed_ips.length > 0 ? [...new Set(input.allowed_ips.map((s) => s.trim()))] : null,
+      allowedIps,
       expiresAt,
       createdByKey: creator.keyId,
       createdAt: now,

@@ -27,6 +27,37 @@ export function isValidIpOrCidr(entry: string): boolean {
   return parseIp(entry) !== null;
 }
 
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** An address or CIDR entry as a network and prefix length (IPv4-mapped ranges as IPv4), or null. */
+function toRange(entry: string): Range | null {
+  const text = entry.trim();
+  if (!text.includes('/')) {
+    const addr = parseIp(text);
+    return addr ? [addr, addr.kind() === 'ipv4' ? 32 : 128] : null;
+  }
+  try {
+    let [net, bits] = ipaddr.parseCIDR(text);
+    if (net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+      net = (net as ipaddr.IPv6).toIPv4Address();
+      bits -= 96;
+    }
+    return [net, bits];
+  } catch {
+    return null;
+  }
+}
+
+/** True when every address of `entry` (an address or CIDR range) lies in one of the `allowed` entries. */
+export function rangeCovered(entry: string, allowed: readonly string[]): boolean {
+  const inner = toRange(entry);
+  if (!inner) return false;
+  return allowed.some((a) => {
+    const outer = toRange(a);
+    return !!outer && outer[0].kind() === inner[0].kind() && inner[1] >= outer[1] && inner[0].match(outer as never);
+  });
+}
+
 /** True when `ip` matches one of the allowed entries (addresses or CIDR ranges). */
 export function ipAllowed(ip: string | null, allowed: readonly string[]): boolean {
   if (!ip) return false;

@@ -36,3 +36,14 @@ export function isAdministrator(held: readonly string[]): boolean {
 export function ungrantableScopes(held: readonly string[], requested: readonly string[]): string[] {
   return requested.filter((s) => !hasScope(held, s));
 }
+
+/**
+ * What a console user of each role may do. Only a holder of every scope a role grants may create
+ * a user of that role or change one, so no credential can mint a wider one through the console.
+ */
+export const ROLE_SCOPES = {
+  admin: ['*'],
+  member: ['files:*', 'extractions:*', 'kb:*'],
+} as const satisfies Record<string, readonly Scope[]>;
+
+export type ConsoleRole = keyof typeof ROLE_SCOPES;

@@ -5,6 +5,7 @@ import { dataDirSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db/client';
 import { findUser } from '@/lib/users/service';
 import type { Principal } from './api-keys';
+import { ROLE_SCOPES } from './scopes';
 
 /*
  * Web-console sessions: next-auth JWT cookies, accepted by the /v1 wrapper like an API key. An
@@ -14,7 +15,6 @@ import type { Principal } from './api-keys';
 
 export const SESSION_COOKIES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 const SECRET_FILE = 'auth.secret';
-export const MEMBER_SCOPES = ['files:*', 'extractions:*', 'kb:*'] as const;
 
 const globalForSecret = globalThis as unknown as { __quarryAuthSecret?: string };
 
@@ -34,7 +34,14 @@ function cookieValue(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      // A malformed escape is no session at all, not a server error.
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
   }
   return null;
 }
@@ -58,7 +65,7 @@ export async function sessionPrincipal(db: Db, request: Request): Promise<Princi
     return {
       keyId: user.id,
       name: user.email,
-      scopes: user.role === 'admin' ? ['*'] : [...MEMBER_SCOPES],
+      scopes: [...ROLE_SCOPES[user.role]],
       allowedIps: null,
     };
   }

@@ -16,6 +16,9 @@ export const EVENT_TYPES = [
   'document.deleted',
   'knowledge_base.created',
   'knowledge_base.deleted',
+  'user.created',
+  'user.updated',
+  'user.password_reset',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -5,12 +5,16 @@ import type { ServiceContext } from '@/lib/context';
 import type { Db, DbOrTx } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
 import { users, type UserRow } from '@/lib/db/schema';
+import { recordEvent } from '@/lib/events';
+import { ROLE_SCOPES, ungrantableScopes } from '@/lib/auth/scopes';
 import { newId } from '@/lib/ids';
 
 /*
  * Console users. Passwords are hashed with Argon2id (@node-rs/argon2, its default parameters:
  * 19 MiB, 2 iterations). Roles: admin (everything) and member (everything except API keys,
- * webhooks, users and maintenance).
+ * webhooks, users and maintenance). Managing users needs every scope a role grants: a caller may
+ * neither create nor change a user who could do more than the caller, since signing in as that
+ * user would hand the caller the difference. Creations, changes and password resets are events.
  */
 
 export const USER_ROLES = ['admin', 'member'] as const;
@@ -61,8 +65,31 @@ export async function insertUser(db: DbOrTx, input: CreateUserInput): Promise<Us
   }
 }
 
+/** Refuses when the caller does not hold every scope the role grants. */
+function checkMayManage(ctx: ServiceContext, role: UserRole, action: string): void {
+  const missing = ungrantableScopes(ctx.principal?.scopes ?? [], ROLE_SCOPES[role]);
+  if (missing.length > 0) {
+    throw new ApiError('INSUFFICIENT_SCOPE', `Only a holder of ${missing.map((m) => `"${m}"`).join(', ')} may ${action} a user with the role ${role}`, {
+      required_scope: missing[0],
+      role,
+    });
+  }
+}
+
+/** Who made a change to a user, for the event log. */
+function actor(ctx: ServiceContext) {
+  const id = ctx.principal?.keyId ?? null;
+  return { kind: id?.startsWith('usr_') ? 'user' : 'api_key', id };
+}
+
 export async function createUser(ctx: ServiceContext, input: CreateUserInput) {
-  return toUserView(await insertUser(ctx.db, input));
+  checkMayManage(ctx, input.role, 'create');
+  const row = await ctx.db.transaction(async (tx) => {
+    const created = await insertUser(tx, input);
+    await recordEvent(tx, 'user.created', { user_id: created.id, role: created.role, by: actor(ctx) }, ctx.requestId);
+    return created;
+  });
+  return toUserView(row);
 }
 
 export async function countUsers(db: DbOrTx): Promise<number> {
@@ -101,6 +128,8 @@ export async function updateUser(ctx: ServiceContext, id: string, input: UpdateU
   const row = await ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(users).where(eq(users.id, id)).for('update');
     if (!current) throw notFound('USER_NOT_FOUND', 'User', id);
+    checkMayManage(ctx, current.role, 'change');
+    if (input.role !== undefined) checkMayManage(ctx, input.role, 'give the role to');
     const losesAdmin = current.role === 'admin' && !current.disabled && (input.role === 'member' || input.disabled === true);
     if (losesAdmin) {
       const admins = await tx.select({ id: users.id, disabled: users.disabled }).from(users).where(eq(users.role, 'admin')).for('update');
@@ -114,6 +143,11 @@ export async function updateUser(ctx: ServiceContext, id: string, input: UpdateU
     if (input.disabled !== undefined) patch.disabled = input.disabled;
     if (input.password !== undefined) patch.passwordHash = await hash(input.password);
     const [updated] = await tx.update(users).set(patch).where(eq(users.id, id)).returning();
+    // No email in events: webhook holders see the log, and need not learn who the users are.
+    const subject = { user_id: updated.id, role: updated.role, by: actor(ctx) };
+    const changes = (['name', 'role', 'disabled'] as const).filter((f) => input[f] !== undefined && input[f] !== current[f]);
+    if (changes.length > 0) await recordEvent(tx, 'user.updated', { ...subject, changes }, ctx.requestId);
+    if (input.password !== undefined) await recordEvent(tx, 'user.password_reset', subject, ctx.requestId);
     return updated;
   });
   return toUserView(row);

@@ -6,7 +6,7 @@ import type { DbOrTx } from '@/lib/db/client';
 import { webhookAttempts, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '@/lib/db/schema';
 import { sendWebhook, type SendResult } from './send';
 import { deliveryHeaders } from './signing';
-import type { LookupFunction } from './ssrf';
+import { systemLookup, type LookupFunction } from './ssrf';
 
 /*
  * Delivery schedule: attempt 1 at once, then 1 minute, 5 minutes, 30 minutes and 2 hours after the
@@ -22,6 +22,10 @@ export type AttemptOutcome = { outcome: 'succeeded' | 'retry' | 'failed' | 'canc
 let lookupOverride: LookupFunction | undefined;
 export function setWebhookLookup(lookup: LookupFunction | undefined): void {
   lookupOverride = lookup;
+}
+
+export function webhookLookup(): LookupFunction {
+  return lookupOverride ?? systemLookup;
 }
 
 /** One attempt of a delivery: its payload POSTed to the webhook, signed with the webhook's secret. */

@@ -8,9 +8,9 @@ import type { DbOrTx } from '@/lib/db/client';
 import { webhookAttempts, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { notifyWorkflows } from '@/lib/workflows/dispatch';
-import { recordAttempt, sendDelivery } from './delivery';
+import { recordAttempt, sendDelivery, webhookLookup } from './delivery';
 import { envelopeBody, queueDelivery } from './fanout';
-import { isPublicAddress } from './ssrf';
+import { isLocalName, isPublicAddress, normaliseHostname } from './ssrf';
 
 export const TEST_EVENT_TYPE = 'webhook.test';
 
@@ -46,14 +46,38 @@ export function checkWebhookUrl(raw: string): string {
   }
   if (url.username || url.password) throw invalid('must not contain credentials; sign deliveries with the secret instead');
   if (!insecure) {
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+    const host = normaliseHostname(url.hostname);
     const literal = parseIp(host);
     if (literal && !isPublicAddress(host)) throw invalid(`${host} is not a public address`);
-    if (!literal && (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal') || !host.includes('.'))) {
-      throw invalid(`${host} is not a public host name`);
-    }
+    if (!literal && isLocalName(host)) throw invalid(`${host} is not a public host name`);
   }
   return url.toString();
+}
+
+/** How long creation waits for the name of a new target to resolve before accepting it unchecked. */
+const CREATE_LOOKUP_TIMEOUT_MS = 3000;
+
+/**
+ * Refuses at creation what delivery would refuse: a name that resolves to a private, loopback or
+ * link-local address. A name that does not resolve (yet) is accepted; every attempt checks again.
+ */
+async function checkWebhookTarget(raw: string): Promise<string> {
+  const url = checkWebhookUrl(raw);
+  if (getConfig().webhooks.allowInsecure) return url;
+  const host = normaliseHostname(new URL(url).hostname);
+  if (parseIp(host)) return url;
+  const lookup = webhookLookup();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), CREATE_LOOKUP_TIMEOUT_MS);
+  });
+  const addresses = await Promise.race([lookup(host).catch(() => null), timeout]).finally(() => clearTimeout(timer));
+  const blocked = addresses?.find((a) => !isPublicAddress(a.address));
+  if (blocked) {
+    const reason = `${host} resolves to ${blocked.address}, which is not a public address`;
+    throw new ApiError('INVALID_REQUEST', `Invalid body: url: ${reason}`, { field: 'url', reason });
+  }
+  return url;
 }
 
 export function toWebhookView(row: WebhookRow) {
@@ -85,7 +109,7 @@ function normaliseEvents(events: string[]): string[] {
 }
 
 export async function createWebhook(ctx: ServiceContext, input: CreateWebhookInput) {
-  const url = checkWebhookUrl(input.url);
+  const url = await checkWebhookTarget(input.url);
   const now = new Date();
   const [row] = await ctx.db
     .insert(webhooks)
@@ -121,7 +145,7 @@ export async function getWebhook(ctx: ServiceContext, id: string) {
 export async function updateWebhook(ctx: ServiceContext, id: string, input: UpdateWebhookInput) {
   await findWebhook(ctx.db, id);
   const patch: Partial<WebhookRow> = { updatedAt: new Date() };
-  if (input.url !== undefined) patch.url = checkWebhookUrl(input.url);
+  if (input.url !== undefined) patch.url = await checkWebhookTarget(input.url);
   if (input.events !== undefined) patch.events = normaliseEvents(input.events);
   if (input.enabled !== undefined) patch.enabled = input.enabled;
   if (input.secret !== undefined) patch.secretCiphertext = encryptSecret(input.secret);

@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import { domainToASCII } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { parseIp } from '@/lib/auth/ip';
 
@@ -32,6 +33,24 @@ export function isPublicAddress(ip: string): boolean {
   return range === 'unicast' && (addr as ipaddr.IPv6).match(ipaddr.IPv6.parse('2000::'), 3);
 }
 
+/**
+ * A host name as every check must see it: without IPv6 brackets, lower case, without trailing
+ * dots ("LOCALHOST." is "localhost"), and in its ASCII (IDNA) form, so that no spelling of a name
+ * slips past a comparison that its canonical form would fail.
+ */
+export function normaliseHostname(hostname: string): string {
+  const bare = hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.+$/, '');
+  if (bare.includes(':')) return bare;
+  return domainToASCII(bare) || bare;
+}
+
+const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa'];
+
+/** Names that only mean something on a local network (and single-label names, which resolve there). */
+export function isLocalName(host: string): boolean {
+  return host === 'localhost' || !host.includes('.') || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix));
+}
+
 export interface ResolvedTarget {
   address: string;
   family: 4 | 6;
@@ -42,8 +61,11 @@ export interface ResolvedTarget {
  * address is not public (unless `allowPrivate`), or when the name does not resolve.
  */
 export async function resolveTarget(hostname: string, opts: { allowPrivate: boolean; lookup?: LookupFunction }): Promise<ResolvedTarget> {
-  const host = hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = normaliseHostname(hostname);
   const literal = parseIp(host);
+  if (!literal && !opts.allowPrivate && isLocalName(host)) {
+    throw new BlockedAddressError(`${host} is a local host name; webhooks may not reach private, loopback, link-local or metadata addresses`);
+  }
   let addresses: { address: string; family: number }[];
   if (literal) addresses = [{ address: literal.toString(), family: literal.kind() === 'ipv4' ? 4 : 6 }];
   else {

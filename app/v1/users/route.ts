@@ -2,9 +2,9 @@ import { json, otherMethods, route } from '@/lib/api/handler';
 import { createUserBody, userListQuery } from '@/lib/api/schemas/users';
 import { createUser, listUsers } from '@/lib/users/service';
 
-export const GET = route({ auth: 'admin', query: userListQuery }, async ({ query, services }) => json(await listUsers(services, query)));
+export const GET = route({ auth: '*', query: userListQuery }, async ({ query, services }) => json(await listUsers(services, query)));
 
-export const POST = route({ auth: 'admin', body: createUserBody, idempotent: true }, async ({ body, services }) =>
+export const POST = route({ auth: '*', body: createUserBody, idempotent: true }, async ({ body, services }) =>
   json(await createUser(services, body), 201),
 );
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, USER_ROLES } from '@/lib/users/service';
-import { idParam, listOf, paginationQuery, timestamp } from './common';
+import { idParam, label, listOf, paginationQuery, timestamp } from './common';
 
 const email = z.email({ error: 'email must be an email address' }).max(320).meta({ example: 'ana@example.com' });
 const password = z
@@ -8,7 +8,7 @@ const password = z
   .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(200, 'password must be at most 200 characters')
   .meta({ description: `At least ${MIN_PASSWORD_LENGTH} characters; write-only` });
-const name = z.string({ error: 'name must be a string' }).max(200, 'name must be at most 200 characters');
+const name = label('name').max(200, 'name must be at most 200 characters');
 const role = z.enum(USER_ROLES, { error: `role must be one of: ${USER_ROLES.join(', ')}` });
 
 export const createUserBody = z.object({ email, password, role: role.default('member'), name: name.optional() }).meta({ id: 'CreateUser' });
