@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import next from 'next';
+import { clientErrorResponse, earlyReply, errorReply } from './lib/early-errors.mjs';
 
 const CLIENT_IP_HEADER = 'x-quarry-client-ip';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,18 +18,29 @@ export async function startServer({ dev = false, port = Number(process.env.PORT 
   await app.prepare();
   const handle = app.getRequestHandler();
 
+  const reply = (res, { status, headers, body }) => {
+    res.writeHead(status, headers);
+    res.end(body);
+  };
   const server = http.createServer((req, res) => {
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';
+    const early = earlyReply(req.method, req.url);
+    if (early) {
+      // The body is not read: close the connection rather than parse what follows as a request.
+      res.shouldKeepAlive = false;
+      return reply(res, early);
+    }
     handle(req, res).catch((err) => {
-      console.error('request failed', err);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'An internal error occurred', request_id: null } }));
-      } else {
-        res.destroy();
-      }
+      const failure = errorReply(500, 'INTERNAL_ERROR', 'An internal error occurred');
+      console.error(`[${failure.headers['x-request-id']}] request failed`, err);
+      if (!res.headersSent) reply(res, failure);
+      else res.destroy();
     });
+  });
+  // Malformed request lines and headers, answered in the API's error body instead of Node's empty one.
+  server.on('clientError', (err, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    socket.end(clientErrorResponse(err));
   });
   // Large uploads on slow links need more than Node's default 5 minutes.
   server.requestTimeout = 30 * 60 * 1000;

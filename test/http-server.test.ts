@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,7 +112,60 @@ describe('production server over HTTP', () => {
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe('NOT_FOUND');
   });
+
+  it('answers malformed paths, methods, request lines and headers in the API error body', async () => {
+    const expectError = (headers: Record<string, string>, text: string, code: string) => {
+      expect(headers['content-type']).toContain('application/json');
+      const body = JSON.parse(text);
+      expect(body.error.code).toBe(code);
+      expect(body.error.request_id).toMatch(/^req_[0-9a-z]{26}$/);
+      expect(headers['x-request-id']).toBe(body.error.request_id);
+    };
+    for (const path of ['/v1/files/file_%FF%FE', '/v1/knowledge-bases/%C0%AF/documents', '/%E0%A4%A', '/v1/files/%']) {
+      const res = await rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${ADMIN}\r\n\r\n`);
+      expect(res.status, path).toBe(400);
+      expectError(res.headers, res.body, 'INVALID_REQUEST');
+    }
+    const nul = await fetch(`${server.baseUrl}/v1/files/file_%00`, { headers: auth() });
+    expect(nul.status).toBe(400);
+    expect((await nul.json()).error.details.field).toBe('file_id');
+
+    const method = await rawRequest(server.port, 'PROPFIND /v1/files HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    expect(method.status).toBe(405);
+    expectError(method.headers, method.body, 'METHOD_NOT_ALLOWED');
+
+    const badHeader = await rawRequest(server.port, 'GET /health HTTP/1.1\r\nHost: localhost\r\nBroken header line\r\n\r\n');
+    expect(badHeader.status).toBe(400);
+    expectError(badHeader.headers, badHeader.body, 'INVALID_REQUEST');
+
+    const huge = await rawRequest(server.port, `GET /health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge.status).toBe(431);
+    expectError(huge.headers, huge.body, 'HEADERS_TOO_LARGE');
+
+    // The server keeps serving.
+    expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+  });
 });
+
+/** Sends bytes as they are (fetch would refuse or re-encode them) and parses the one response. */
+async function rawRequest(port: number, request: string) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.write(request);
+  const chunks: Buffer[] = [];
+  for await (const chunk of socket) {
+    chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const end = text.indexOf('\r\n\r\n');
+    const length = /content-length: (\d+)/i.exec(text)?.[1];
+    if (end >= 0 && length && Buffer.byteLength(text.slice(end + 4)) >= Number(length)) break;
+  }
+  socket.destroy();
+  const text = Buffer.concat(chunks).toString('utf8');
+  const [head, body = ''] = text.split('\r\n\r\n');
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
 
 describe('embedded database start-up', () => {
   it('creates and prints a first admin key, refuses a second process, and survives kill -9', async () => {

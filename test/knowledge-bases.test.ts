@@ -186,11 +186,19 @@ describe('documents', () => {
     const missing = await addDoc(app, kbId, {});
     expect(missing.status).toBe(400);
 
-    const { fileId } = await extractedFile(app, 'x.md', '# X\n\ntext');
-    // A newer extraction still running makes the file not ready.
+    // A newer extraction still running does not hide the completed one: that one is indexed.
+    const { fileId, extractionId } = await extractedFile(app, 'x.md', '# X\n\ntext');
     const now = new Date(Date.now() + 1000);
-    await app.db.insert(extractions).values({ id: newId('extraction'), fileId, status: 'processing', mode: 'normal', createdAt: now, updatedAt: now });
-    const running = await addDoc(app, kbId, { file_id: fileId });
+    await app.db.insert(extractions).values({ id: newId('extraction'), fileId, status: 'processing', mode: 'advanced', createdAt: now, updatedAt: now });
+    const whileRunning = await addDoc(app, kbId, { file_id: fileId });
+    expect(whileRunning.status).toBe(201);
+    const [stored] = await app.db.select().from(kbDocuments).where(eq(kbDocuments.id, whileRunning.body.id));
+    expect(stored.extractionId).toBe(extractionId);
+
+    // A file whose only extraction is still running is not ready.
+    const fresh = await extractedFile(app, 'fresh.md', 'text');
+    await app.db.update(extractions).set({ status: 'processing' }).where(eq(extractions.fileId, fresh.fileId));
+    const running = await addDoc(app, kbId, { file_id: fresh.fileId });
     expect([running.status, running.body.error.code]).toEqual([409, 'EXTRACTION_NOT_COMPLETED']);
     expect(running.body.error.details.extraction_status).toBe('processing');
 

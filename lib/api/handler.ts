@@ -12,6 +12,7 @@ import { getStorage } from '@/lib/storage';
 import { clientIp } from './client-ip';
 import { ApiError, errorResponse, isApiError, type ErrorCode } from './errors';
 import { fingerprintOf, runIdempotent, validateIdempotencyKey } from './idempotency';
+import { findUnsafeValue } from '@/lib/text/clean';
 import { consumeRateLimit, consumeRateLimitInMemory, rateLimitError } from './rate-limit';
 
 /** Who may call a route: anyone, any valid key, an administrator, or holders of a scope (any of a list). */
@@ -90,6 +91,15 @@ function validationError(error: z.ZodError, where: string, fieldErrors: Record<s
   return new ApiError(fieldErrors[first.field] ?? 'INVALID_REQUEST', `Invalid ${where}: ${first.field}: ${first.reason}`, { ...first, issues });
 }
 
+/** Refuses values PostgreSQL cannot store (NUL, unpaired surrogates) and over-deep JSON, naming the field. */
+function rejectUnsafe(value: unknown, where: string, fieldErrors: Record<string, ErrorCode> = {}): void {
+  const unsafe = findUnsafeValue(value, '');
+  if (!unsafe) return;
+  const field = unsafe.field || where;
+  const issue = { field, reason: unsafe.reason };
+  throw new ApiError(fieldErrors[field.split('.')[0]] ?? 'INVALID_REQUEST', `Invalid ${where}: ${field}: ${unsafe.reason}`, { ...issue, issues: [issue] });
+}
+
 function parseWith<T extends z.ZodType>(
   schema: T | undefined,
   value: unknown,
@@ -143,7 +153,8 @@ function authorize(principal: Principal, rule: AuthRule): void {
   }
   const anyOf: readonly string[] = typeof rule === 'string' ? [rule] : rule;
   if (!anyOf.some((scope) => hasScope(principal.scopes, scope))) {
-    throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${anyOf.join(' or ')}`, {
+    const wanted = anyOf.length === 1 && anyOf[0] === '*' ? '"*" (all permissions)' : anyOf.join(' or ');
+    throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${wanted}`, {
       required_scope: anyOf[0],
       ...(anyOf.length > 1 ? { accepted_scopes: anyOf } : {}),
     });
@@ -213,10 +224,18 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
       }
 
       const url = new URL(request.url);
-      const params = parseWith(config.params, await routeContext.params, 'path parameter');
-      const query = parseWith(config.query, Object.fromEntries(url.searchParams), 'query parameter');
+      const rawParams = await routeContext.params;
+      rejectUnsafe(rawParams, 'path parameter', config.fieldErrors);
+      const params = parseWith(config.params, rawParams, 'path parameter');
+      const rawQuery = Object.fromEntries(url.searchParams);
+      rejectUnsafe(rawQuery, 'query parameter', config.fieldErrors);
+      const query = parseWith(config.query, rawQuery, 'query parameter');
       let body = undefined as Output<B>;
-      if (config.body) body = parseWith(config.body, await readJsonBody(request), 'request body', config.fieldErrors);
+      if (config.body) {
+        const rawBody = await readJsonBody(request);
+        rejectUnsafe(rawBody, 'request body', config.fieldErrors);
+        body = parseWith(config.body, rawBody, 'request body', config.fieldErrors);
+      }
 
       const idempotencyKey = config.idempotent ? request.headers.get('idempotency-key') : null;
       if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { ApiError, isApiError } from '@/lib/api/errors';
 import type { StagedObject, Storage } from '@/lib/storage';
+import { cleanLabel, findUnsafeValue, unstorableTextReason } from '@/lib/text/clean';
 import { UploadInspector } from './inspect';
 import { MAX_METADATA_BYTES, MAX_UPLOAD_BYTES, type FileTypeEntry } from './types';
 
@@ -39,12 +40,16 @@ export function parseMetadataField(value: string | undefined): Record<string, un
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError('INVALID_REQUEST', 'metadata must be a JSON object', { field: 'metadata', reason: 'not an object' });
   }
+  const unsafe = findUnsafeValue(parsed, 'metadata');
+  if (unsafe) throw new ApiError('INVALID_REQUEST', `Invalid metadata: ${unsafe.field}: ${unsafe.reason}`, { ...unsafe });
   return parsed as Record<string, unknown>;
 }
 
 export function parseTagsField(value: string | undefined): string[] {
   if (value === undefined) return [];
-  const tags = [...new Set(value.split(',').map((t) => t.trim()).filter((t) => t !== ''))];
+  const unstorable = unstorableTextReason(value);
+  if (unstorable) throw new ApiError('INVALID_REQUEST', `tags ${unstorable}`, { field: 'tags', reason: unstorable });
+  const tags = [...new Set(value.split(',').map(cleanLabel).filter((t) => t !== ''))];
   if (tags.length > MAX_TAGS) {
     throw new ApiError('INVALID_REQUEST', `At most ${MAX_TAGS} tags are allowed`, { field: 'tags', reason: 'too many' });
   }
@@ -124,7 +129,14 @@ export async function receiveUpload(
         reject(new ApiError('INVALID_FILE', `Unexpected file part "${name}": send the file in a part named "file"`, { field: name, reason: 'unexpected' }));
         return;
       }
-      const filename = decodeFormFilename(info.filename ?? '');
+      const given = decodeFormFilename(info.filename ?? '');
+      const unstorable = unstorableTextReason(given);
+      if (unstorable) {
+        stream.resume();
+        reject(new ApiError('INVALID_FILE', `The filename ${unstorable}`, { field: 'file', reason: `filename ${unstorable}` }));
+        return;
+      }
+      const filename = cleanLabel(given);
       if (filename.length > MAX_FILENAME_LENGTH) {
         stream.resume();
         reject(new ApiError('INVALID_FILE', `The filename must be at most ${MAX_FILENAME_LENGTH} characters`, { field: 'file', reason: 'filename too long' }));

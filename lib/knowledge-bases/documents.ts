@@ -7,6 +7,7 @@ import { extractions, kbDocuments, knowledgeBases, type KbDocumentRow } from '@/
 import { recordEvent } from '@/lib/events';
 import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
+import { cleanLabel } from '@/lib/text/clean';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
 import { indexingWorkflow } from '@/lib/workflows/indexing';
 import { findKnowledgeBase } from './service';
@@ -23,30 +24,39 @@ export interface AddDocumentInput {
 }
 
 /**
- * Adds a file to a knowledge base as a pending document and starts its indexing. The file's
- * latest extraction must have completed; its Markdown is what gets indexed.
+ * Adds a file to a knowledge base as a pending document and starts its indexing. The Markdown of
+ * the file's latest completed extraction is what gets indexed.
  */
 export async function addDocument(ctx: ServiceContext, kbId: string, input: AddDocumentInput) {
   await findKnowledgeBase(ctx.db, kbId);
   checkFileIdShape(input.file_id);
   const file = await getFileRow(ctx, input.file_id);
+  // The latest completed extraction is indexed, even while a newer one (say `advanced` after
+  // `normal`) is still running; only a file with no completed extraction is refused.
   const [latest] = await ctx.db
     .select()
     .from(extractions)
-    .where(eq(extractions.fileId, file.id))
+    .where(and(eq(extractions.fileId, file.id), eq(extractions.status, 'completed')))
     .orderBy(desc(extractions.createdAt), desc(extractions.id))
     .limit(1);
-  if (!latest || latest.status !== 'completed') {
+  if (!latest) {
+    const [newest] = await ctx.db
+      .select({ id: extractions.id, status: extractions.status })
+      .from(extractions)
+      .where(eq(extractions.fileId, file.id))
+      .orderBy(desc(extractions.createdAt), desc(extractions.id))
+      .limit(1);
     throw new ApiError(
       'EXTRACTION_NOT_COMPLETED',
-      latest
-        ? `The latest extraction of file ${file.id} (${latest.id}) is ${latest.status}; a document can be added once it has completed`
+      newest
+        ? `File ${file.id} has no completed extraction yet (the latest, ${newest.id}, is ${newest.status}); a document can be added once one has completed`
         : `File ${file.id} has not been extracted; create an extraction (POST /v1/extractions) and add the file once it has completed`,
-      { file_id: file.id, extraction_id: latest?.id ?? null, extraction_status: latest?.status ?? null },
+      { file_id: file.id, extraction_id: newest?.id ?? null, extraction_status: newest?.status ?? null },
     );
   }
-  const extractedTitle = typeof latest.metadata?.title === 'string' ? latest.metadata.title.trim() : '';
-  const title = (input.title?.trim() || extractedTitle || file.filename).slice(0, MAX_TITLE_LENGTH);
+  const extractedTitle = typeof latest.metadata?.title === 'string' ? latest.metadata.title : '';
+  // Titles from documents carry whatever their authors typed, control characters included.
+  const title = (cleanLabel(input.title ?? '') || cleanLabel(extractedTitle) || cleanLabel(file.filename)).slice(0, MAX_TITLE_LENGTH);
   let row: KbDocumentRow;
   try {
     row = await ctx.db.transaction(async (tx) => {

@@ -104,7 +104,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
       if (key !== null) headers.set('authorization', `Bearer ${key}`);
       headers.set(CLIENT_IP_HEADER, options.ip ?? '127.0.0.1');
       let body: BodyInit | undefined;
-      if (options.body instanceof FormData || typeof options.body === 'string') body = options.body;
+      if (options.body instanceof FormData || typeof options.body === 'string' || options.body instanceof Uint8Array) body = options.body as BodyInit;
       else if (options.body !== undefined) {
         body = JSON.stringify(options.body);
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');

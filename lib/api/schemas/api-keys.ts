@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { isValidIpOrCidr } from '@/lib/auth/ip';
 import { SCOPES } from '@/lib/auth/scopes';
-import { idParam, listOf, paginationQuery, sortQuery, timestamp } from './common';
+import { idParam, label, listOf, paginationQuery, sortQuery, timestamp } from './common';
 import { API_KEY_SORT_FIELDS } from '@/lib/auth/api-keys';
 
 export const scopeSchema = z.enum(SCOPES, { error: `unknown scope; known scopes: ${SCOPES.join(', ')}` });
 
 export const createApiKeyBody = z
   .object({
-    name: z.string().trim().min(1, 'name is required').max(200, 'name must be at most 200 characters'),
+    name: label('name').min(1, 'name is required').max(200, 'name must be at most 200 characters'),
     scopes: z.array(scopeSchema).min(1, 'scopes must not be empty; omit it to grant all permissions').max(SCOPES.length).optional(),
     expires_in_days: z
       .number({ error: 'expires_in_days must be a positive integer' })

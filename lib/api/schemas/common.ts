@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
+import { replaceControlCharacters } from '@/lib/text/clean';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -66,3 +67,9 @@ export function listOf<T extends z.ZodType>(item: T, id: string) {
 /** A path id: any non-empty string; services answer 404 for ids that do not exist. */
 export const idParam = (name: string, example: string) =>
   z.object({ [name]: z.string().min(1).max(200).meta({ example }) });
+
+/**
+ * A name, title or label: control characters (C0 except tab, DEL, C1) become spaces, then the
+ * value is trimmed, so stored names never split a header or a log line.
+ */
+export const label = (field: string) => z.string({ error: `${field} must be a string` }).overwrite(replaceControlCharacters).trim();

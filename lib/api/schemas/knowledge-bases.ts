@@ -3,7 +3,7 @@ import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '@/lib/chunking';
 import { MAX_METADATA_BYTES } from '@/lib/files/types';
 import { DOCUMENT_STATUSES } from '@/lib/knowledge-bases/types';
 import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_TOP_K, DEFAULT_VECTOR_WEIGHT, MAX_TOP_K } from '@/lib/knowledge-bases/search';
-import { idParam, listOf, paginationQuery, sortQuery, timestamp } from './common';
+import { idParam, label, listOf, paginationQuery, sortQuery, timestamp } from './common';
 
 const MAX_QUERY_LENGTH = 8000;
 
@@ -48,9 +48,7 @@ export const chunkingStrategySchema = z
   .object({ type: z.enum(['fixed', 'semantic', 'paragraph']), chunk_size: z.number().int(), overlap: z.number().int() })
   .meta({ id: 'ChunkingStrategy' });
 
-const name = z
-  .string({ error: 'name must be a string' })
-  .trim()
+const name = label('name')
   .min(1, 'name must not be empty')
   .max(200, 'name must be at most 200 characters');
 const description = z.string({ error: 'description must be a string' }).max(2000, 'description must be at most 2000 characters');
@@ -91,9 +89,7 @@ export const documentListQuery = paginationQuery.extend(sortQuery(DOCUMENT_SORT_
 export const addDocumentBody = z
   .object({
     file_id: z.string({ error: 'file_id is required and must be a string' }).meta({ example: 'file_01jd0000000000000000000000' }),
-    title: z
-      .string({ error: 'title must be a string' })
-      .trim()
+    title: label('title')
       .max(500, 'title must be at most 500 characters')
       .optional()
       .meta({ description: "Default: the extraction's title, else the filename" }),

@@ -3,6 +3,7 @@ import { create as contentDisposition } from 'content-disposition';
 import { otherMethods, route } from '@/lib/api/handler';
 import { fileIdParams } from '@/lib/api/schemas/files';
 import { openFileDownload } from '@/lib/files/service';
+import { cleanLabel } from '@/lib/text/clean';
 
 export const GET = route({ auth: 'files:read', params: fileIdParams }, async ({ params, services }) => {
   const { file, stream, size } = await openFileDownload(services, params.file_id);
@@ -11,7 +12,8 @@ export const GET = route({ auth: 'files:read', params: fileIdParams }, async ({ 
     headers: {
       'Content-Type': file.content_type,
       'Content-Length': String(size),
-      'Content-Disposition': contentDisposition(file.filename || file.id, { type: 'attachment' }),
+      // Names stored before control characters were replaced are cleaned here too.
+      'Content-Disposition': contentDisposition(cleanLabel(file.filename) || file.id, { type: 'attachment' }),
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'private, no-store',
     },
