@@ -57,6 +57,9 @@ describe('users', () => {
     expect(await verifyCredentials(app.db, 'MIA@example.com', 'correct horse battery')).toMatchObject({ id });
     expect(await verifyCredentials(app.db, 'mia@example.com', 'wrong password')).toBeNull();
     expect(await verifyCredentials(app.db, 'nobody@example.com', 'correct horse battery')).toBeNull();
+    for (const hostile of ['mia\u0000@example.com', 'mia\ud800@example.com', `${'m'.repeat(400)}@example.com`]) {
+      expect(await verifyCredentials(app.db, hostile, 'correct horse battery')).toBeNull();
+    }
     const disabled = await app.call(userRoute.PATCH, { method: 'PATCH', path: `/v1/users/${id}`, params: { user_id: id }, body: { disabled: true } });
     expect(disabled.body.disabled).toBe(true);
     expect(await verifyCredentials(app.db, 'mia@example.com', 'correct horse battery')).toBeNull();

@@ -8,6 +8,7 @@ import { users, type UserRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { ROLE_SCOPES, ungrantableScopes } from '@/lib/auth/scopes';
 import { newId } from '@/lib/ids';
+import { unstorableTextReason } from '@/lib/text/clean';
 
 /*
  * Console users. Passwords are hashed with Argon2id (@node-rs/argon2, its default parameters:
@@ -155,7 +156,9 @@ export async function updateUser(ctx: ServiceContext, id: string, input: UpdateU
 
 /** The user for a sign-in, or null (unknown email, wrong password or disabled: not told apart). */
 export async function verifyCredentials(db: Db, email: string, password: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, normaliseEmail(email))).limit(1);
+  // No stored email holds NUL or unpaired surrogates, and the database would refuse to compare them.
+  const comparable = email.length <= 320 && unstorableTextReason(email) === null;
+  const [row] = comparable ? await db.select().from(users).where(eq(users.email, normaliseEmail(email))).limit(1) : [];
   if (!row) {
     // Spend the same time as a real check, so response times do not reveal which emails exist.
     await verify(DUMMY_HASH, password).catch(() => false);
