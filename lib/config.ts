@@ -19,12 +19,16 @@ const envSchema = z.object({
   QUARRY_EXTRACTION_TIMEOUT_S: z.coerce.number().int().min(1).default(600),
   QUARRY_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
   QUARRY_MAX_PAGES: z.coerce.number().int().min(1).default(2000),
+  QUARRY_MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).default(100_000_000),
   QUARRY_WEBHOOK_ALLOW_INSECURE: boolish,
   QUARRY_ADMIN_EMAIL: z.email('QUARRY_ADMIN_EMAIL must be an email address').optional(),
   QUARRY_ADMIN_PASSWORD: z.string().min(10, 'QUARRY_ADMIN_PASSWORD must be at least 10 characters').optional(),
   NEXTAUTH_SECRET: z.string().min(16, 'NEXTAUTH_SECRET must be at least 16 characters').optional(),
   QUARRY_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   QUARRY_INDEXING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  QUARRY_INDEXING_MAX_CHUNKS: z.coerce.number().int().min(1).default(100_000),
+  QUARRY_INDEXING_TIMEOUT_S: z.coerce.number().positive().default(1800),
+  QUARRY_INDEXING_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(2000),
 });
 
@@ -36,8 +40,17 @@ export interface Config {
   rateLimitPerMinute: number;
   trustProxy: boolean;
   secretKey: string | undefined;
-  extraction: { concurrency: number; timeoutMs: number; memoryMb: number; maxPages: number };
-  knowledgeBases: { indexingConcurrency: number; exactSearchMaxChunks: number };
+  extraction: { concurrency: number; timeoutMs: number; memoryMb: number; maxPages: number; maxImagePixels: number };
+  knowledgeBases: {
+    indexingConcurrency: number;
+    exactSearchMaxChunks: number;
+    /** Chunks one document may make (per chunking strategy). */
+    maxChunksPerDocument: number;
+    /** Time limit of one indexing thread request (preparing a document, or a batch of its rows). */
+    indexingTimeoutMs: number;
+    /** JavaScript heap limit of one indexing thread. */
+    indexingMemoryMb: number;
+  };
   webhooks: { allowInsecure: boolean; concurrency: number };
   console: { adminEmail: string | undefined; adminPassword: string | undefined; authSecret: string | undefined };
 }
@@ -69,12 +82,16 @@ export function getConfig(): Config {
       timeoutMs: e.QUARRY_EXTRACTION_TIMEOUT_S * 1000,
       memoryMb: e.QUARRY_EXTRACTION_MEMORY_MB,
       maxPages: e.QUARRY_MAX_PAGES,
+      maxImagePixels: e.QUARRY_MAX_IMAGE_PIXELS,
     },
     console: { adminEmail: e.QUARRY_ADMIN_EMAIL, adminPassword: e.QUARRY_ADMIN_PASSWORD, authSecret: e.NEXTAUTH_SECRET },
     webhooks: { allowInsecure: e.QUARRY_WEBHOOK_ALLOW_INSECURE, concurrency: e.QUARRY_WEBHOOK_CONCURRENCY },
     knowledgeBases: {
       indexingConcurrency: e.QUARRY_INDEXING_CONCURRENCY,
       exactSearchMaxChunks: e.QUARRY_SEARCH_EXACT_MAX_CHUNKS,
+      maxChunksPerDocument: e.QUARRY_INDEXING_MAX_CHUNKS,
+      indexingTimeoutMs: Math.round(e.QUARRY_INDEXING_TIMEOUT_S * 1000),
+      indexingMemoryMb: e.QUARRY_INDEXING_MEMORY_MB,
     },
   };
   return cached;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as filesRoute from '@/app/v1/files/route';
 import * as extractionsRoute from '@/app/v1/extractions/route';
 import * as extractionRoute from '@/app/v1/extractions/[extraction_id]/route';
@@ -13,6 +13,8 @@ import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { ExtractionError } from '@/lib/extraction/types';
 import { useTestApp } from '@/lib/testing/app';
 import { formWith } from '@/lib/testing/fixtures';
+import { blankPng, denseTextPng } from '@/lib/testing/hostile-images';
+import { descendants, isAlive, samplePrograms, waitFor } from '@/lib/testing/processes';
 import { buildTextDocument } from '@/lib/testing/pdf-fixture';
 import { EmbeddedRunner } from '@/lib/workflows/embedded';
 import { WORKFLOWS } from '@/lib/workflows/registry';
@@ -98,6 +100,84 @@ describe('extraction worker processes', () => {
     expect(err.code).toBe('CANCELLED');
     expect((await task()).totalPages).toBe(400);
   });
+});
+
+describe('external programs of a task', () => {
+  // Within the pixel budget: 81 megapixels of white, which tesseract needs about 390 MB for,
+  // and a page of dense text that keeps it busy for over a minute.
+  const blank = path.join(tmp, 'blank.png');
+  const dense = path.join(tmp, 'dense.png');
+  beforeAll(async () => {
+    fs.writeFileSync(blank, await blankPng(9000, 9000));
+    fs.writeFileSync(dense, await denseTextPng(3000, 3000));
+  });
+
+  function ocrTask(overrides: { image?: string; timeoutMs?: number; memoryMb?: number; signal?: AbortSignal } = {}) {
+    return pool.run({
+      input: {
+        path: overrides.image ?? dense,
+        mimeType: 'image/png',
+        extension: '.png',
+        mode: 'normal',
+        options: { language: 'en', ocr_provider: 'tesseract', extract_tables: true, preserve_layout: false },
+        maxPages: 10,
+        tmpDir: tmp,
+      },
+      onProgress: () => {},
+      signal: overrides.signal ?? new AbortController().signal,
+      limits: { timeoutMs: overrides.timeoutMs ?? 120_000, memoryMb: overrides.memoryMb ?? 2048 },
+    });
+  }
+  const tesseracts = () => descendants(process.pid).filter((p) => p.comm === 'tesseract');
+
+  async function runningTesseract() {
+    expect(await waitFor(() => tesseracts().length > 0, 30_000)).toBe(true);
+    const [program] = tesseracts();
+    // A process group of its own, which the pool kills with the worker.
+    expect(program.pgrp).toBe(program.pid);
+    return program;
+  }
+
+  it('kills tesseract when the task is cancelled', async () => {
+    const controller = new AbortController();
+    const running = ocrTask({ signal: controller.signal });
+    const program = await runningTesseract();
+    controller.abort();
+    expect((await failure(running)).code).toBe('CANCELLED');
+    expect(await waitFor(() => !isAlive(program.pid), 2000)).toBe(true);
+  }, 60_000);
+
+  it('kills tesseract when the task runs out of time', async () => {
+    const watch = samplePrograms(process.pid, 'tesseract');
+    const err = await failure(ocrTask({ timeoutMs: 4000 }));
+    const seen = [...watch.stop().keys()];
+    expect(err.code).toBe('EXTRACTION_TIMEOUT');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(await waitFor(() => seen.every((pid) => !isAlive(pid)), 2000)).toBe(true);
+  }, 60_000);
+
+  it('kills tesseract when its worker is killed with kill -9', async () => {
+    const running = ocrTask();
+    const program = await runningTesseract();
+    process.kill(program.ppid, 'SIGKILL');
+    expect((await failure(running)).code).toBe('INTERNAL_ERROR');
+    expect(await waitFor(() => !isAlive(program.pid), 2000)).toBe(true);
+  }, 60_000);
+
+  it('fails with RESOURCE_LIMIT_EXCEEDED when tesseract needs more memory than the cap, which it never exceeds', async () => {
+    const watch = samplePrograms(process.pid, 'tesseract', 2);
+    const err = await failure(ocrTask({ image: blank, memoryMb: 256 }));
+    const peaks = [...watch.stop().values()];
+    expect(err.code).toBe('RESOURCE_LIMIT_EXCEEDED');
+    expect(err.message).toBe('tesseract needed more than the limit of 256 MB of memory and was stopped');
+    expect(peaks.length).toBeGreaterThan(0);
+    for (const peak of peaks) {
+      expect(peak.virtualMb).toBeLessThanOrEqual(256);
+      expect(peak.residentMb).toBeLessThanOrEqual(256);
+    }
+    // The worker itself stays usable: the next task runs in it.
+    expect((await task()).totalPages).toBe(400);
+  }, 60_000);
 });
 
 describe('cancelling a running extraction through the API', () => {

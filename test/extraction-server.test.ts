@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer, type RunningServer } from '@/scripts/lib/run-server.mjs';
 import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { blankPng } from '@/lib/testing/hostile-images';
 
 /**
  * Extraction through the production server: real uploads, the embedded runner, worker processes,
@@ -113,6 +114,22 @@ describe('extraction through the server', () => {
     const encrypted = results.get([...ids].find(([, d]) => d.endsWith('issue6010_1.pdf'))![0]);
     expect(encrypted).toMatchObject({ status: 'failed', error: { code: 'ENCRYPTED_DOCUMENT' } });
   }, 260_000);
+
+  it('refuses an image bomb at once with RESOURCE_LIMIT_EXCEEDED and goes on serving', async () => {
+    // A valid 1.8 MB PNG of 20000 × 20000 grey pixels: gigabytes once an OCR engine decodes it.
+    const bomb = path.join(dataDir, 'bomb.png');
+    fs.writeFileSync(bomb, await blankPng(20_000, 20_000));
+    const bombId = await extract(server.baseUrl, await upload(server.baseUrl, bomb));
+    const started = Date.now();
+    const failed = (await waitFor(server.baseUrl, [bombId], 60_000)).get(bombId);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'RESOURCE_LIMIT_EXCEEDED' } });
+    expect(failed.error.message).toContain('The image is 20000 × 20000 pixels (400 megapixels); at most 100 megapixels');
+    const next = await extract(server.baseUrl, await upload(server.baseUrl, path.join(FIXTURES_DIR, 'ocr', 'phototest.tif')));
+    const done = (await waitFor(server.baseUrl, [next], 60_000)).get(next);
+    expect(done.status).toBe('completed');
+    expect(done.markdown).toContain('quick brown dog');
+  }, 120_000);
 
   it('finishes a task interrupted by kill -9 after a restart; none is left processing', async () => {
     const fileId = await upload(server.baseUrl, path.join(FIXTURES_DIR, 'pdf', 'ocr_test.pdf'));

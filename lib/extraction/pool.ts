@@ -1,13 +1,19 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { killProcessGroup } from './programs';
 import { ensureWorkerBundle } from './worker-bundle';
 import { ExtractionError, type ExtractInput, type ExtractResult, type ExtractionErrorCode } from './types';
 
 export interface WorkerLimits {
   /** Wall-clock limit for one task. */
   timeoutMs: number;
-  /** Resident memory the child may use (JS heap, WebAssembly and native memory together). */
+  /**
+   * Resident memory the child may use (JS heap, WebAssembly and native memory together); also
+   * the address-space limit of each program it starts (see programs.ts).
+   */
   memoryMb: number;
+  /** Pixel budget of an image or rendered page; QUARRY_MAX_IMAGE_PIXELS when unset. */
+  maxImagePixels?: number;
 }
 
 export interface WorkerTask {
@@ -21,7 +27,8 @@ type ChildMessage =
   | { type: 'ready' }
   | { type: 'progress'; done: number; total: number }
   | { type: 'result'; result: ExtractResult }
-  | { type: 'error'; code: ExtractionErrorCode; message: string };
+  | { type: 'error'; code: ExtractionErrorCode; message: string }
+  | { type: 'program'; pid: number; running: boolean };
 
 const TASKS_PER_WORKER = 25;
 const IDLE_MS = 60_000;
@@ -41,6 +48,8 @@ interface PooledWorker {
   child: ChildProcess;
   tasks: number;
   idleTimer?: NodeJS.Timeout;
+  /** Process groups of the programs the worker is running (each has a group of its own). */
+  programs: Set<number>;
 }
 
 /**
@@ -53,6 +62,8 @@ export class ExtractionWorkerPool {
   private closing = false;
 
   private kill(worker: PooledWorker): void {
+    for (const group of worker.programs) killProcessGroup(group);
+    worker.programs.clear();
     const { pid } = worker.child;
     try {
       if (pid) process.kill(-pid, 'SIGKILL');
@@ -67,12 +78,21 @@ export class ExtractionWorkerPool {
       env: { ...process.env, OMP_THREAD_LIMIT: '1', NODE_OPTIONS: '' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
-      // Its own process group, so killing it also stops the OCR processes it started.
+      // Its own process group, so killing it stops anything it started; the programs it runs
+      // have groups of their own, which it reports and `kill` stops too.
       detached: true,
     });
-    const worker: PooledWorker = { child, tasks: 0 };
+    const worker: PooledWorker = { child, tasks: 0, programs: new Set() };
     this.all.add(worker);
+    child.on('message', (message: ChildMessage) => {
+      if (message?.type !== 'program') return;
+      if (message.running) worker.programs.add(message.pid);
+      else worker.programs.delete(message.pid);
+    });
     child.once('exit', () => {
+      // A worker killed from outside (kill -9) leaves its programs behind: they go with it.
+      for (const group of worker.programs) killProcessGroup(group);
+      worker.programs.clear();
       this.all.delete(worker);
       this.idle = this.idle.filter((w) => w !== worker);
       clearTimeout(worker.idleTimer);
@@ -170,7 +190,7 @@ export class ExtractionWorkerPool {
         return;
       }
       task.signal.addEventListener('abort', onAbort, { once: true });
-      child.send({ type: 'extract', input: task.input });
+      child.send({ type: 'extract', input: task.input, limits: task.limits });
     });
   }
 

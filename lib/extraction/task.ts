@@ -8,6 +8,7 @@ import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import { extractions, files, type ExtractionRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
+import { storableJson, storableText } from '@/lib/text/clean';
 import { getExtractionPool } from './pool';
 import { ExtractionError, type ExtractionOptions, type ExtractResult } from './types';
 
@@ -67,9 +68,9 @@ async function completeExtraction(ctx: ServiceContext, id: string, result: Extra
       .set({
         status: 'completed',
         progress: 100,
-        markdown: result.markdown,
+        markdown: storableText(result.markdown),
         totalPages: result.totalPages,
-        metadata: result.metadata,
+        metadata: storableJson(result.metadata),
         completedAt: now,
         updatedAt: now,
       })
@@ -158,7 +159,7 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
         else pendingProgress = percent;
       },
       signal: controller.signal,
-      limits: { timeoutMs: limits.timeoutMs, memoryMb: limits.memoryMb },
+      limits: { timeoutMs: limits.timeoutMs, memoryMb: limits.memoryMb, maxImagePixels: limits.maxImagePixels },
     });
     pendingProgress = null;
     await completeExtraction(ctx, id, result);

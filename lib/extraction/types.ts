@@ -84,11 +84,14 @@ export function pageMarker(page: number): string {
   return `<!-- page ${page} -->`;
 }
 
+/** The error to throw once `signal` has aborted (CANCELLED unless the reason is coded). */
+export function abortError(signal: AbortSignal): ExtractionError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ExtractionError) return reason;
+  return new ExtractionError('CANCELLED', 'The extraction was cancelled');
+}
+
 /** Throws CANCELLED when the signal has aborted (call between pages). */
 export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) {
-    const reason = signal.reason;
-    if (reason instanceof ExtractionError) throw reason;
-    throw new ExtractionError('CANCELLED', 'The extraction was cancelled');
-  }
+  if (signal.aborted) throw abortError(signal);
 }

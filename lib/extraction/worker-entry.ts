@@ -5,12 +5,16 @@
  * The same file also runs as a worker thread reading a range of a long PDF's pages.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { getConfig } from '@/lib/config';
 import { extractDocument } from './engine';
+import { withExtractionLimits } from './limits';
 import { runPdfRangeJob } from './pdf/thread-job';
 import { setPdfThreadEntry, type PdfRangeJob } from './pdf/threads';
+import type { WorkerLimits } from './pool';
+import { killProcessGroup, runningPrograms, watchPrograms } from './programs';
 import { ExtractionError, type ExtractInput } from './types';
 
-type TaskMessage = { type: 'extract'; input: Omit<ExtractInput, 'onProgress' | 'signal'> };
+type TaskMessage = { type: 'extract'; input: Omit<ExtractInput, 'onProgress' | 'signal'>; limits: WorkerLimits };
 
 function send(message: unknown): void {
   if (process.connected) process.send?.(message);
@@ -23,11 +27,18 @@ function serveTasks(): void {
   process.on('message', (message: TaskMessage) => {
     if (message?.type !== 'extract') return;
     const controller = new AbortController();
-    extractDocument({
-      ...message.input,
-      signal: controller.signal,
-      onProgress: (done, total) => send({ type: 'progress', done, total }),
-    })
+    const limits = {
+      memoryMb: message.limits.memoryMb,
+      deadline: Date.now() + message.limits.timeoutMs,
+      maxImagePixels: message.limits.maxImagePixels ?? getConfig().extraction.maxImagePixels,
+    };
+    withExtractionLimits(limits, () =>
+      extractDocument({
+        ...message.input,
+        signal: controller.signal,
+        onProgress: (done, total) => send({ type: 'progress', done, total }),
+      }),
+    )
       .then((result) => send({ type: 'result', result }))
       .catch((err: unknown) => {
         if (err instanceof ExtractionError) send({ type: 'error', code: err.code, message: err.message });
@@ -38,8 +49,13 @@ function serveTasks(): void {
       });
   });
 
+  // The pool kills the programs' process groups along with this process.
+  watchPrograms((pid, running) => send({ type: 'program', pid, running }));
   // The server went away (even by kill -9): nothing is waiting for this process any more.
-  process.on('disconnect', () => process.exit(0));
+  process.on('disconnect', () => {
+    for (const group of runningPrograms()) killProcessGroup(group);
+    process.exit(0);
+  });
   send({ type: 'ready' });
 }
 

@@ -38,6 +38,8 @@ export interface PdfPageSpec {
   height?: number;
   /** /Rotate of the page (0, 90, 180, 270). */
   rotate?: number;
+  /** A /CropBox [0 0 w h] inside the media box (viewers show only this part). */
+  crop?: { w: number; h: number };
   texts?: PdfText[];
   lines?: PdfLine[];
   rects?: PdfRect[];
@@ -188,7 +190,7 @@ export function buildPdf(pages: PdfPageSpec[], info: PdfInfo = {}): Uint8Array {
   pages.forEach((page, i) => {
     const num = firstPage + i * 2;
     const content = contentStream(page);
-    const rotate = page.rotate ? ` /Rotate ${page.rotate}` : '';
+    const rotate = (page.rotate ? ` /Rotate ${page.rotate}` : '') + (page.crop ? ` /CropBox [0 0 ${fmt(page.crop.w)} ${fmt(page.crop.h)}]` : '');
     set(
       num,
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${fmt(page.width ?? 612)} ${fmt(page.height ?? 792)}]${rotate} ` +

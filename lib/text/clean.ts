@@ -67,3 +67,23 @@ export function findUnsafeValue(value: unknown, root: string): UnsafeValue | nul
   }
   return null;
 }
+
+/**
+ * Text from a document, made storable: NUL characters removed and unpaired surrogates replaced
+ * by U+FFFD. Documents can hold both (a DOCX `&#0;`, a spreadsheet cell), and one such character
+ * must not fail a whole extraction.
+ */
+export function storableText(value: string): string {
+  const withoutNul = value.includes('\u0000') ? value.replaceAll('\u0000', '') : value;
+  return withoutNul.isWellFormed() ? withoutNul : withoutNul.toWellFormed();
+}
+
+/** A JSON value with every string and key made storable (see storableText). */
+export function storableJson<T>(value: T): T {
+  if (typeof value === 'string') return storableText(value) as T;
+  if (Array.isArray(value)) return value.map(storableJson) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storableText(k), storableJson(v)])) as T;
+  }
+  return value;
+}

@@ -1,10 +1,11 @@
 /**
- * Helpers shared by the OCR engines: language codes, image sniffing, text tidying, the
- * confidence thresholds and a child-process runner that honours an AbortSignal.
+ * Helpers shared by the OCR engines: language codes, image sniffing, text tidying and the
+ * confidence thresholds. External programs are started through ../programs.ts.
  */
-import { spawn } from 'node:child_process';
-import { ExtractionError, type OcrLanguage } from '../types';
+import type { OcrLanguage } from '../types';
 import type { OcrOutput } from './types';
+
+export { abortError } from '../types';
 
 /**
  * A result whose mean word confidence is below this is not trusted: `extractImage` fails with
@@ -131,73 +132,6 @@ export function betterOutput(a: OcrOutput, b: OcrOutput): OcrOutput {
   if (a.words === 0) return b;
   if (b.words === 0) return a;
   return b.meanConfidence > a.meanConfidence ? b : a;
-}
-
-/** The error to throw once `signal` has aborted (CANCELLED unless the reason is coded). */
-export function abortError(signal: AbortSignal): ExtractionError {
-  const reason: unknown = signal.reason;
-  if (reason instanceof ExtractionError) return reason;
-  return new ExtractionError('CANCELLED', 'The extraction was cancelled');
-}
-
-export interface ProcessResult {
-  code: number | null;
-  stdout: Buffer;
-  stderr: string;
-}
-
-export interface RunOptions {
-  signal?: AbortSignal;
-  env?: NodeJS.ProcessEnv;
-  /** Output beyond this many bytes kills the process (default 64 MB). */
-  maxStdout?: number;
-}
-
-/**
- * Runs a program without a shell and collects its output. Rejects with the spawn error when the
- * program is missing, and with the abort error (after SIGKILL) when `signal` aborts.
- */
-export function runProcess(command: string, args: string[], options: RunOptions = {}): Promise<ProcessResult> {
-  const { signal } = options;
-  const maxStdout = options.maxStdout ?? 64 * 1024 * 1024;
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(abortError(signal));
-      return;
-    }
-    const child = spawn(command, args, {
-      env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let err = '';
-    let failure: Error | null = null;
-    const kill = (why: Error) => {
-      failure ??= why;
-      child.kill('SIGKILL');
-    };
-    const onAbort = () => kill(abortError(signal!));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
-      outBytes += chunk.length;
-      if (outBytes > maxStdout) kill(new Error(`${command} wrote more than ${maxStdout} bytes`));
-      else out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (err.length < 64 * 1024) err += chunk.toString('utf8');
-    });
-    child.on('error', (e) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(failure ?? e);
-    });
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (failure) reject(failure);
-      else resolve({ code, stdout: Buffer.concat(out), stderr: err });
-    });
-  });
 }
 
 /** The last meaningful lines of a tool's stderr, for error messages. */

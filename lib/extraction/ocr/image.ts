@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ExtractionError, pageMarker, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
 import { MIN_MEAN_CONFIDENCE } from './common';
-import { imageFormatOf } from './service';
+import { readImageWithinBudget } from './dimensions';
 import { tiffPage, tiffPageCount } from './tiff';
 import type { OcrOutput, OcrService } from './types';
 
@@ -47,13 +47,10 @@ function trusted(output: OcrOutput): boolean {
 export async function extractImage(input: ExtractInput, ocr: OcrService): Promise<ExtractResult> {
   const { signal } = input;
   throwIfAborted(signal);
-  const format = await imageFormatOf(input.path);
-  let tiff: Buffer | null = null;
-  let pages = 1;
-  if (format === 'tiff') {
-    tiff = await fs.promises.readFile(input.path);
-    pages = tiffPageCount(tiff);
-  }
+  // Every image in the file is measured before any page is decoded.
+  const { format, bytes } = await readImageWithinBudget(input.path);
+  const tiff = format === 'tiff' ? bytes : null;
+  const pages = tiff ? tiffPageCount(tiff) : 1;
   if (pages > input.maxPages) {
     throw new ExtractionError('TOO_MANY_PAGES', `The image has ${pages} pages; at most ${input.maxPages} can be extracted`);
   }

@@ -42,9 +42,12 @@ class TesseractFamilyService implements OcrService {
 
   constructor(private readonly tmpDir: string) {
     this.renderer = new PdfPageRenderer(tmpDir);
-    void probeTesseractCli().then((info) => {
-      this.likelyEngine = info ? 'tesseract-cli' : 'tesseract.js';
-    });
+    probeTesseractCli().then(
+      (info) => {
+        this.likelyEngine = info ? 'tesseract-cli' : 'tesseract.js';
+      },
+      () => undefined,
+    );
   }
 
   /** The engine that answered last; before any call, the one most likely to ("tesseract" until the probe is done). */

@@ -15,6 +15,7 @@ import {
   tesseractLanguages,
   type ImageFormat,
 } from './common';
+import { readImageWithinBudget } from './dimensions';
 import { PdfPageRenderer } from './render';
 import type { OcrOutput, OcrService } from './types';
 
@@ -98,7 +99,7 @@ export class TesseractOcrService implements OcrService {
 
   async recognizeImage(file: string, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput> {
     if (signal.aborted) throw abortError(signal);
-    const format = await imageFormatOf(file);
+    const { format } = await readImageWithinBudget(file);
     let input = file;
     let converted: string | null = null;
     if (!(await this.impl.formats()).has(format)) {

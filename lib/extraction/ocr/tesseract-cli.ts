@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExtractionError } from '../types';
-import { joinWords, layoutText, meanOf, normalizeOcrText, runProcess, stderrTail, type ImageFormat } from './common';
+import { runProgram } from '../programs';
+import { joinWords, layoutText, meanOf, normalizeOcrText, stderrTail, type ImageFormat } from './common';
 import { PdfPageRenderer } from './render';
 import { TesseractOcrService, type TesseractEngine } from './service';
 import type { OcrOutput, OcrService } from './types';
@@ -26,18 +27,18 @@ const probes = new Map<string, Promise<TesseractCliInfo | null>>();
 
 /**
  * What the installed tesseract can do (version, language data, image formats), or null when it
- * does not run. Checked once per binary and process.
+ * does not run. Checked once per binary and process; rejects (and is checked again next time)
+ * when the task's limits stopped the check.
  */
 export function probeTesseractCli(binary = tesseractBinary()): Promise<TesseractCliInfo | null> {
   let probe = probes.get(binary);
   if (!probe) {
     probe = (async () => {
       try {
-        const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
-        const version = await runProcess(binary, ['--version'], { env, maxStdout: 1 << 20 });
+        const version = await runProgram(binary, ['--version'], { maxStdout: 1 << 20 });
         if (version.code !== 0) return null;
         const versionText = `${version.stdout.toString('utf8')}\n${version.stderr}`;
-        const list = await runProcess(binary, ['--list-langs'], { env, maxStdout: 1 << 20 });
+        const list = await runProgram(binary, ['--list-langs'], { maxStdout: 1 << 20 });
         if (list.code !== 0) return null;
         const languages = new Set(
           list.stdout
@@ -52,7 +53,12 @@ export function probeTesseractCli(binary = tesseractBinary()): Promise<Tesseract
         if (/libgif/i.test(versionText)) formats.add('gif');
         const match = /tesseract\s+v?([\d.]+\S*)/i.exec(versionText);
         return { binary, version: match?.[1] ?? 'unknown', languages, formats };
-      } catch {
+      } catch (err) {
+        // Stopped by the task's limits or cancelled: that says nothing about the program.
+        if (err instanceof ExtractionError) {
+          probes.delete(binary);
+          throw err;
+        }
         return null;
       }
     })();
@@ -117,7 +123,6 @@ const UNREADABLE = /pixRead|cannot be read|decode failed|Error in find|truncated
 
 class TesseractCliEngine implements TesseractEngine {
   readonly name = 'tesseract-cli';
-  private readonly env = { ...process.env, OMP_THREAD_LIMIT: '1' };
 
   constructor(
     private readonly binary: string,
@@ -147,7 +152,7 @@ class TesseractCliEngine implements TesseractEngine {
     if (dpi) args.push('--dpi', String(dpi));
     args.push('txt', 'tsv');
     try {
-      const result = await runProcess(this.binary, args, { signal, env: this.env });
+      const result = await runProgram(this.binary, args, { signal });
       if (result.code !== 0) {
         // Messages reach API clients: no server paths in them.
         const detail = stderrTail(result.stderr).split(image).join('<image>').split(base).join('<output>');
@@ -170,7 +175,7 @@ class TesseractCliEngine implements TesseractEngine {
   async detectScript(file: string, signal: AbortSignal): Promise<string | null> {
     const info = await this.info();
     if (!info.languages.has('osd')) return null;
-    const result = await runProcess(this.binary, [path.resolve(file), 'stdout', '--psm', '0'], { signal, env: this.env });
+    const result = await runProgram(this.binary, [path.resolve(file), 'stdout', '--psm', '0'], { signal });
     if (result.code !== 0) return null;
     return parseOsdScript(result.stdout.toString('utf8'));
   }

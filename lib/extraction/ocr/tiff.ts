@@ -14,6 +14,8 @@ interface TiffLayout {
   big: boolean;
   /** Offset of each page directory, reduced-resolution copies (thumbnails) left out. */
   pages: number[];
+  /** Pixel size of every directory, thumbnails included (a decoder may read them all). */
+  sizes: { width: number; height: number; page: boolean }[];
 }
 
 function corrupt(detail: string): ExtractionError {
@@ -33,6 +35,7 @@ function layout(buf: Buffer): TiffLayout {
   const big = magic === 43;
   if (big && buf.length < 16) throw corrupt('it is too short');
   const pages: number[] = [];
+  const sizes: TiffLayout['sizes'] = [];
   const seen = new Set<number>();
   let offset = big ? u64(8) : u32(4);
   while (offset !== 0) {
@@ -46,20 +49,32 @@ function layout(buf: Buffer): TiffLayout {
     const end = offset + headerSize + count * entrySize;
     if (end + (big ? 8 : 4) > buf.length) throw corrupt('a page directory lies outside the file');
     let reduced = false;
+    let width = 0;
+    let height = 0;
     for (let i = 0; i < count; i++) {
       const entry = offset + headerSize + i * entrySize;
-      if (u16(entry) === 254) {
-        // NewSubfileType: bit 0 marks a reduced-resolution copy of another page.
-        const type = u16(entry + 2);
-        const value = type === 3 ? u16(entry + (big ? 12 : 8)) : u32(entry + (big ? 12 : 8));
-        reduced = (value & 1) === 1;
-      }
+      const tag = u16(entry);
+      if (tag !== 254 && tag !== 256 && tag !== 257) continue;
+      // One SHORT, LONG or (BigTIFF) LONG8 value, stored in the entry itself.
+      const type = u16(entry + 2);
+      const at = entry + (big ? 12 : 8);
+      const value = type === 3 ? u16(at) : type === 16 && big ? u64(at) : u32(at);
+      // NewSubfileType: bit 0 marks a reduced-resolution copy of another page.
+      if (tag === 254) reduced = (value & 1) === 1;
+      else if (tag === 256) width = value;
+      else height = value;
     }
+    sizes.push({ width, height, page: !reduced });
     if (!reduced) pages.push(offset);
     offset = big ? u64(end) : u32(end);
   }
   if (pages.length === 0) throw corrupt('it has no pages');
-  return { little, big, pages };
+  return { little, big, pages, sizes };
+}
+
+/** Width and height of every image in a TIFF file, read from its directories without decoding. */
+export function tiffImageSizes(buf: Buffer): TiffLayout['sizes'] {
+  return layout(buf).sizes;
 }
 
 /** Number of pages (full-resolution images) in a TIFF file. */

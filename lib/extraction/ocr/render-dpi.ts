@@ -1,0 +1,71 @@
+/**
+ * The resolution a PDF page is rendered at for OCR: that of the scan embedded in it. The
+ * resolution comes from the page's largest image (`pdfimages -list`, or the pdfjs operator
+ * list): a 300 ppi scan is rendered at 300 dpi, so OCR sees the scanner's pixels without
+ * resampling, within 150–400 dpi (finer scans are divided by a whole factor: 600 ppi renders at
+ * 300); pages without a page-sized image render at 300.
+ */
+import { ExtractionError } from '../types';
+
+export const DEFAULT_RENDER_DPI = 300;
+export const MIN_RENDER_DPI = 150;
+export const MAX_RENDER_DPI = 400;
+/** An image must cover this share of the page for its resolution to count as the scan's. */
+const MIN_SCAN_COVERAGE = 0.3;
+/**
+ * Renders never exceed this many pixels, nor the task's pixel budget when that is lower (a
+ * poster-sized page gets a lower dpi).
+ */
+const MAX_RENDER_PIXELS = 50_000_000;
+/** Nor this many pixels on a side (Tesseract refuses images over 32767). */
+const MAX_RENDER_SIDE = 20_000;
+
+export interface RenderedPage {
+  /** PNG file in the scratch directory; the caller deletes it. */
+  path: string;
+  dpi: number;
+}
+
+export interface PageImage {
+  /** Pixel size. */
+  width: number;
+  height: number;
+  /** Resolution as drawn on the page. */
+  ppi: number;
+  /** Drawn area in square points. */
+  area: number;
+}
+
+/**
+ * The dpi to render a page at: the ppi of the largest image on it when that image covers at
+ * least 30 % of the page (at least 150; above 400 divided by the smallest whole factor that
+ * brings it to 400 or below); otherwise 300. Then lowered if needed so the render stays within
+ * the pixel limits.
+ */
+export function chooseRenderDpi(images: PageImage[], pageWidthPt: number, pageHeightPt: number, pixelBudget = MAX_RENDER_PIXELS): number {
+  const maxPixels = Math.min(MAX_RENDER_PIXELS, pixelBudget);
+  const pageArea = pageWidthPt * pageHeightPt;
+  let dpi = DEFAULT_RENDER_DPI;
+  const largest = [...images].filter((i) => i.ppi > 0 && Number.isFinite(i.ppi)).sort((a, b) => b.area - a.area)[0];
+  if (largest && pageArea > 0 && largest.area >= MIN_SCAN_COVERAGE * pageArea) {
+    const ppi = Math.round(largest.ppi);
+    if (ppi > MAX_RENDER_DPI) {
+      // Scale down by a whole factor (600 → 300, 1200 → 400): every output pixel is an average
+      // of whole scan pixels, and poppler takes its fast path (600 → 400 renders 2.5× slower).
+      const factor = Math.ceil(ppi / MAX_RENDER_DPI);
+      dpi = Math.max(MIN_RENDER_DPI, Math.floor(ppi / factor));
+    } else {
+      dpi = Math.max(MIN_RENDER_DPI, ppi);
+    }
+  }
+  const w = (pageWidthPt / 72) * dpi;
+  const h = (pageHeightPt / 72) * dpi;
+  let scale = 1;
+  if (w * h > maxPixels) scale = Math.sqrt(maxPixels / (w * h));
+  if (Math.max(w, h) * scale > MAX_RENDER_SIDE) scale = MAX_RENDER_SIDE / Math.max(w, h);
+  return scale < 1 ? Math.max(1, Math.floor(dpi * scale)) : dpi;
+}
+
+export function renderFailed(page: number, detail: string): ExtractionError {
+  return new ExtractionError('OCR_FAILED', `Page ${page} could not be rendered for OCR${detail ? `: ${detail}` : ''}`);
+}
