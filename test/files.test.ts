@@ -8,6 +8,7 @@ import * as downloadRoute from '@/app/v1/files/[file_id]/download/route';
 import * as typesRoute from '@/app/v1/files/types/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
 import * as eventsRoute from '@/app/v1/events/route';
+import { strToU8, zipSync } from 'fflate';
 import { useTestApp } from '@/lib/testing/app';
 import { fixture, formWith } from '@/lib/testing/fixtures';
 
@@ -55,11 +56,24 @@ describe('POST /v1/files', () => {
     expect((await upload('table.csv', Buffer.from('a,b\n1,2\n'))).body.content_type).toBe('text/csv');
   });
 
-  it('rejects content that contradicts the extension with 415', async () => {
-    const res = await upload('report.pdf', fixture('ocr/chinese_traditional.png'));
+  it('stores a file by its content when that is another supported format than its name says', async () => {
+    const png = await upload('report.pdf', fixture('ocr/chinese_traditional.png'));
+    expect(png.status).toBe(201);
+    expect(png.body).toMatchObject({ filename: 'report.pdf', content_type: 'image/png' });
+    const docx = await upload('eng_spa_mult.doc', fixture('formats/same-content/eng_spa_mult.doc'));
+    expect(docx.body.content_type).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    const pptx = await upload('eng_spa_mult.ppt', fixture('formats/same-content/eng_spa_mult.ppt'));
+    expect(pptx.body.content_type).toBe('application/vnd.openxmlformats-officedocument.presentationml.presentation');
+  });
+
+  it('refuses content of no supported format with 415, whatever its name', async () => {
+    const zip = zipSync({ 'notes/a.txt': strToU8('hello') });
+    const res = await upload('report.docx', zip);
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_FORMAT');
-    expect(res.body.error.message).toContain('PNG');
+    expect(res.body.error.details.detected_type).toBe('application/zip');
+    const gif = await upload('photo.jpg', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1'));
+    expect(gif.body.content_type).toBe('image/gif');
   });
 
   it('rejects unknown binary content and non-UTF-8 text with 415', async () => {
@@ -248,7 +262,12 @@ describe('file detail, download, delete and types', () => {
     expect(byExt['.pdf']).toMatchObject({ mime_type: 'application/pdf', max_size_mb: 100 });
     expect(byExt['.docx'].max_size_mb).toBe(100);
     expect(byExt['.png']).toMatchObject({ mime_type: 'image/png', max_size_mb: 20 });
-    for (const ext of ['.jpg', '.jpeg', '.tiff', '.webp', '.bmp', '.txt', '.md', '.html', '.csv', '.xlsx', '.pptx']) {
+    expect(byExt['.heic']).toMatchObject({ mime_type: 'image/heic', max_size_mb: 20 });
+    expect(byExt['.eml']).toMatchObject({ mime_type: 'message/rfc822', max_size_mb: 50 });
+    expect(byExt['.odt'].max_size_mb).toBe(100);
+    expect(Object.keys(res.body.types[0]).sort()).toEqual(['description', 'extension', 'max_size_mb', 'mime_type']);
+    const newer = ['.odt', '.ods', '.odp', '.epub', '.rtf', '.eml', '.msg', '.doc', '.xls', '.ppt', '.heic', '.heif', '.gif', '.rst', '.org', '.xml', '.json', '.tsv'];
+    for (const ext of ['.jpg', '.jpeg', '.tiff', '.webp', '.bmp', '.txt', '.md', '.html', '.csv', '.xlsx', '.pptx', ...newer]) {
       expect(byExt[ext], ext).toBeDefined();
       expect(typeof byExt[ext].description).toBe('string');
     }

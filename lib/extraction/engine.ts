@@ -1,4 +1,7 @@
-import { extractDocx, extractXlsx, extractPptx, extractCsv, extractHtml, extractText } from './office';
+import {
+  extractDocx, extractXlsx, extractPptx, extractCsv, extractTsv, extractHtml, extractText,
+  extractOdf, extractRst, extractOrg, extractXml, extractJson, extractEml, extractMsg, extractEpub, extractRtf, extractDoc, extractWithLibreOffice,
+} from './office';
 import { createOcrService } from './ocr';
 import { extractImage } from './ocr/image';
 import { extractPdf } from './pdf';
@@ -9,7 +12,22 @@ const OFFICE: Record<string, (input: ExtractInput) => Promise<ExtractResult>> = 
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': extractDocx,
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': extractXlsx,
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': extractPptx,
+  'application/vnd.oasis.opendocument.text': extractOdf,
+  'application/vnd.oasis.opendocument.spreadsheet': extractOdf,
+  'application/vnd.oasis.opendocument.presentation': extractOdf,
+  'application/epub+zip': extractEpub,
+  'application/rtf': extractRtf,
+  'application/msword': extractDoc,
+  'application/vnd.ms-excel': extractWithLibreOffice,
+  'application/vnd.ms-powerpoint': extractWithLibreOffice,
+  'message/rfc822': extractEml,
+  'application/vnd.ms-outlook': extractMsg,
   'text/csv': extractCsv,
+  'text/tab-separated-values': extractTsv,
+  'text/x-rst': extractRst,
+  'text/x-org': extractOrg,
+  'application/xml': extractXml,
+  'application/json': extractJson,
   'text/html': extractHtml,
   'text/plain': extractText,
   'text/markdown': extractText,

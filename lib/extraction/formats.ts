@@ -1,22 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 /** Which stored types extraction reads, without loading any extractor (the API server uses this). */
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'image/bmp']);
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'image/bmp', 'image/gif', 'image/heic', 'image/heif']);
 
 export const OFFICE_TYPES = new Set([
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+  'application/epub+zip',
+  'application/rtf',
+  'message/rfc822',
+  'application/vnd.ms-outlook',
+  'application/msword',
   'text/csv',
+  'text/tab-separated-values',
   'text/html',
   'text/plain',
   'text/markdown',
+  'text/x-rst',
+  'text/x-org',
+  'application/xml',
+  'application/json',
 ]);
+
+/**
+ * Legacy binaries without a maintained pure-JavaScript reader: LibreOffice converts them to
+ * OOXML. The Debian package that provides the converter for each is named in the refusal.
+ */
+export const LIBREOFFICE_TYPES: ReadonlyMap<string, { target: 'xlsx' | 'pptx'; debianPackage: string }> = new Map([
+  ['application/vnd.ms-excel', { target: 'xlsx', debianPackage: 'libreoffice-calc' }],
+  ['application/vnd.ms-powerpoint', { target: 'pptx', debianPackage: 'libreoffice-impress' }],
+]);
+
+/** The LibreOffice program when it is on PATH (looked up each time: it may be installed while the server runs). */
+export function findSoffice(env: Record<string, string | undefined> = process.env): string | null {
+  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, 'soffice');
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** Why a stored type cannot be extracted on this server (what to install), or null when it can. */
+export function extractionRefusal(mimeType: string): string | null {
+  const legacy = LIBREOFFICE_TYPES.get(mimeType);
+  if (legacy) {
+    if (findSoffice()) return null;
+    return (
+      `Reading ${mimeType === 'application/vnd.ms-excel' ? '.xls' : '.ppt'} files needs LibreOffice, which is not installed on this server: ` +
+      `install it (Debian/Ubuntu: apt-get install --no-install-recommends libreoffice-core ${legacy.debianPackage}) or save the file as .${legacy.target}`
+    );
+  }
+  return isExtractable(mimeType) ? null : `Files of type ${mimeType} cannot be extracted`;
+}
 
 export function isImageType(mimeType: string): boolean {
   return IMAGE_TYPES.has(mimeType);
 }
 
 export function isExtractable(mimeType: string): boolean {
-  return mimeType === 'application/pdf' || IMAGE_TYPES.has(mimeType) || OFFICE_TYPES.has(mimeType);
+  return mimeType === 'application/pdf' || IMAGE_TYPES.has(mimeType) || OFFICE_TYPES.has(mimeType) || LIBREOFFICE_TYPES.has(mimeType);
 }
 
 /**

@@ -6,7 +6,7 @@ import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
 import { extractionWorkflow } from '@/lib/workflows/extraction';
-import { cloudOcrConfigured, isExtractable, isImageType } from './formats';
+import { cloudOcrConfigured, extractionRefusal, isImageType } from './formats';
 import { failExtraction } from './task';
 import type { ExtractionMode, ExtractionOptions } from './types';
 import { toExtractionView } from './views';
@@ -20,9 +20,8 @@ export interface CreateExtractionInput {
 export async function createExtraction(ctx: ServiceContext, input: CreateExtractionInput): Promise<Record<string, unknown>> {
   checkFileIdShape(input.file_id);
   const file = await getFileRow(ctx, input.file_id);
-  if (!isExtractable(file.contentType)) {
-    throw new ApiError('UNSUPPORTED_FORMAT', `Files of type ${file.contentType} cannot be extracted`, { content_type: file.contentType });
-  }
+  const refusal = extractionRefusal(file.contentType);
+  if (refusal) throw new ApiError('UNSUPPORTED_FORMAT', refusal, { content_type: file.contentType });
   if (input.mode === 'simple' && isImageType(file.contentType)) {
     throw new ApiError('INVALID_REQUEST', 'Images can only be read with OCR, which simple mode does not run; use normal or advanced mode', {
       field: 'mode',

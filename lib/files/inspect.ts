@@ -1,12 +1,15 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { ApiError } from '@/lib/api/errors';
-import { detectFileType, maxBytes, MAX_UPLOAD_BYTES, SNIFF_BYTES, type FileTypeEntry } from './types';
+import { ContainerProbe } from './containers';
+import { containerMaxBytes, maxBytes, MAX_UPLOAD_BYTES, sniffHead, SNIFF_BYTES, type FileTypeEntry } from './types';
 
 /**
  * Passes an upload through while deciding its type from the first bytes, enforcing that
  * type's size limit as the bytes arrive, hashing them, and checking text formats are UTF-8.
- * It fails the stream (so nothing more is stored) at the first byte over the limit.
+ * It fails the stream (so nothing more is stored) at the first byte over the limit. Zip and OLE
+ * containers are decided at the end, from their entries (containers.ts); until then the limit is
+ * the largest of the types they may be.
  */
 export class UploadInspector extends Transform {
   type: FileTypeEntry | undefined;
@@ -15,6 +18,7 @@ export class UploadInspector extends Transform {
   private headLength = 0;
   private readonly hash: Hash = createHash('sha256');
   private decoder: TextDecoder | undefined;
+  private container: ContainerProbe | undefined;
 
   constructor(private readonly filename: string) {
     super();
@@ -26,12 +30,17 @@ export class UploadInspector extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
     this.size += chunk.length;
-    const limit = this.type ? maxBytes(this.type) : MAX_UPLOAD_BYTES;
+    const limit = this.type ? maxBytes(this.type) : this.container ? containerMaxBytes(this.container.kind) : MAX_UPLOAD_BYTES;
     if (this.size > limit) {
       callback(this.tooLarge(limit));
       return;
     }
     this.hash.update(chunk);
+    if (this.container) {
+      this.container.push(chunk);
+      callback(null, chunk);
+      return;
+    }
     if (this.type) {
       callback(this.checkText(chunk), chunk);
       return;
@@ -55,18 +64,39 @@ export class UploadInspector extends Transform {
       if (error) callback(error);
       else callback(null, rest);
     };
-    if (this.type) finish(null);
-    else this.decide().then(finish, callback);
+    if (this.container) this.decideContainer().then(() => finish(null), callback);
+    else if (this.type) finish(null);
+    else {
+      this.decide()
+        .then(async (head) => {
+          if (this.container) await this.decideContainer();
+          return head;
+        })
+        .then(finish, callback);
+    }
   }
 
   /** Decides the type from the bytes held so far and returns them for passing on. */
   private async decide(): Promise<Buffer> {
     const head = Buffer.concat(this.head);
     this.head = [];
-    this.type = await detectFileType(head, this.filename);
-    if (this.size > maxBytes(this.type)) throw this.tooLarge(maxBytes(this.type));
-    if (this.type.text) this.decoder = new TextDecoder('utf-8', { fatal: true });
+    const verdict = await sniffHead(head, this.filename);
+    if ('container' in verdict) {
+      this.container = new ContainerProbe(verdict.container, head);
+      return head;
+    }
+    this.setType(verdict.type);
     return head;
+  }
+
+  private async decideContainer(): Promise<void> {
+    this.setType(this.container!.decide(this.filename));
+  }
+
+  private setType(type: FileTypeEntry): void {
+    this.type = type;
+    if (this.size > maxBytes(type)) throw this.tooLarge(maxBytes(type));
+    if (type.text) this.decoder = new TextDecoder('utf-8', { fatal: true });
   }
 
   private checkText(chunk: Buffer): ApiError | null {

@@ -2,6 +2,15 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import { ApiError } from '@/lib/api/errors';
 
+/** How a type is recognised when its content has no signature of its own. */
+export type Recognition =
+  /** By its signature (magic bytes), whatever the name says. */
+  | 'signature'
+  /** By extension; the content must be UTF-8 text without NUL bytes. */
+  | 'text'
+  /** By extension (.eml); the content must look like a message (any charset, even UTF-16). */
+  | 'email';
+
 export interface FileTypeEntry {
   extension: string;
   mime_type: string;
@@ -9,58 +18,84 @@ export interface FileTypeEntry {
   max_size_mb: number;
   /** Text formats have no magic bytes: they are recognised by extension and must be valid UTF-8. */
   text: boolean;
+  recognition: Recognition;
+  /** Zip and OLE compound files are told apart by the entries they hold (see containers.ts). */
+  container?: 'zip' | 'cfb';
 }
 
 const MB = 1024 * 1024;
 
-export const FILE_TYPES: readonly FileTypeEntry[] = [
-  { extension: '.pdf', mime_type: 'application/pdf', description: 'PDF document', max_size_mb: 100, text: false },
-  {
-    extension: '.docx',
-    mime_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    description: 'Microsoft Word document',
-    max_size_mb: 100,
-    text: false,
-  },
-  {
-    extension: '.xlsx',
-    mime_type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    description: 'Microsoft Excel workbook',
-    max_size_mb: 100,
-    text: false,
-  },
-  {
-    extension: '.pptx',
-    mime_type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-    description: 'Microsoft PowerPoint presentation',
-    max_size_mb: 100,
-    text: false,
-  },
-  { extension: '.png', mime_type: 'image/png', description: 'PNG image', max_size_mb: 20, text: false },
-  { extension: '.jpg', mime_type: 'image/jpeg', description: 'JPEG image', max_size_mb: 20, text: false },
-  { extension: '.jpeg', mime_type: 'image/jpeg', description: 'JPEG image', max_size_mb: 20, text: false },
-  { extension: '.tiff', mime_type: 'image/tiff', description: 'TIFF image', max_size_mb: 20, text: false },
-  { extension: '.tif', mime_type: 'image/tiff', description: 'TIFF image', max_size_mb: 20, text: false },
-  { extension: '.webp', mime_type: 'image/webp', description: 'WebP image', max_size_mb: 20, text: false },
-  { extension: '.bmp', mime_type: 'image/bmp', description: 'BMP image', max_size_mb: 20, text: false },
-  { extension: '.txt', mime_type: 'text/plain', description: 'Plain text (UTF-8)', max_size_mb: 20, text: true },
-  { extension: '.md', mime_type: 'text/markdown', description: 'Markdown (UTF-8)', max_size_mb: 20, text: true },
-  { extension: '.html', mime_type: 'text/html', description: 'HTML page (UTF-8)', max_size_mb: 20, text: true },
-  { extension: '.htm', mime_type: 'text/html', description: 'HTML page (UTF-8)', max_size_mb: 20, text: true },
-  { extension: '.csv', mime_type: 'text/csv', description: 'Comma-separated values (UTF-8)', max_size_mb: 20, text: true },
+type Row = [extension: string, mime: string, description: string, maxMb: number, recognition?: Recognition, container?: 'zip' | 'cfb'];
+
+const OOXML = 'application/vnd.openxmlformats-officedocument';
+const ODF = 'application/vnd.oasis.opendocument';
+
+const ROWS: Row[] = [
+  ['.pdf', 'application/pdf', 'PDF document', 100],
+  ['.docx', `${OOXML}.wordprocessingml.document`, 'Microsoft Word document', 100, 'signature', 'zip'],
+  ['.xlsx', `${OOXML}.spreadsheetml.sheet`, 'Microsoft Excel workbook', 100, 'signature', 'zip'],
+  ['.pptx', `${OOXML}.presentationml.presentation`, 'Microsoft PowerPoint presentation', 100, 'signature', 'zip'],
+  ['.odt', `${ODF}.text`, 'OpenDocument text', 100, 'signature', 'zip'],
+  ['.ods', `${ODF}.spreadsheet`, 'OpenDocument spreadsheet', 100, 'signature', 'zip'],
+  ['.odp', `${ODF}.presentation`, 'OpenDocument presentation', 100, 'signature', 'zip'],
+  ['.epub', 'application/epub+zip', 'EPUB e-book', 100, 'signature', 'zip'],
+  ['.doc', 'application/msword', 'Microsoft Word 97-2003 document', 100, 'signature', 'cfb'],
+  ['.xls', 'application/vnd.ms-excel', 'Microsoft Excel 97-2003 workbook (read with LibreOffice)', 100, 'signature', 'cfb'],
+  ['.ppt', 'application/vnd.ms-powerpoint', 'Microsoft PowerPoint 97-2003 presentation (read with LibreOffice)', 100, 'signature', 'cfb'],
+  ['.msg', 'application/vnd.ms-outlook', 'Outlook message', 100, 'signature', 'cfb'],
+  ['.rtf', 'application/rtf', 'Rich Text Format document', 50],
+  ['.eml', 'message/rfc822', 'Email message (MIME)', 50, 'email'],
+  ['.png', 'image/png', 'PNG image', 20],
+  ['.jpg', 'image/jpeg', 'JPEG image', 20],
+  ['.jpeg', 'image/jpeg', 'JPEG image', 20],
+  ['.tiff', 'image/tiff', 'TIFF image', 20],
+  ['.tif', 'image/tiff', 'TIFF image', 20],
+  ['.webp', 'image/webp', 'WebP image', 20],
+  ['.bmp', 'image/bmp', 'BMP image', 20],
+  ['.gif', 'image/gif', 'GIF image', 20],
+  ['.heic', 'image/heic', 'HEIC photo', 20],
+  ['.heif', 'image/heif', 'HEIF image', 20],
+  ['.txt', 'text/plain', 'Plain text (UTF-8)', 20, 'text'],
+  ['.md', 'text/markdown', 'Markdown (UTF-8)', 20, 'text'],
+  ['.rst', 'text/x-rst', 'reStructuredText (UTF-8)', 20, 'text'],
+  ['.org', 'text/x-org', 'Org mode text (UTF-8)', 20, 'text'],
+  ['.html', 'text/html', 'HTML page (UTF-8)', 20, 'text'],
+  ['.htm', 'text/html', 'HTML page (UTF-8)', 20, 'text'],
+  ['.xml', 'application/xml', 'XML document (UTF-8)', 20, 'text'],
+  ['.json', 'application/json', 'JSON document (UTF-8)', 20, 'text'],
+  ['.csv', 'text/csv', 'Comma-separated values (UTF-8)', 20, 'text'],
+  ['.tsv', 'text/tab-separated-values', 'Tab-separated values (UTF-8)', 20, 'text'],
 ];
 
-/** The largest size any type accepts: a hard ceiling while the type is not yet known. */
+export const FILE_TYPES: readonly FileTypeEntry[] = ROWS.map(([extension, mime_type, description, max_size_mb, recognition = 'signature', container]) => ({
+  extension,
+  mime_type,
+  description,
+  max_size_mb,
+  text: recognition === 'text',
+  recognition,
+  ...(container ? { container } : {}),
+}));
+
 /** Custom metadata (of files, knowledge bases, documents): a JSON object of at most this many bytes. */
 export const MAX_METADATA_BYTES = 16 * 1024;
 
+/** The largest size any type accepts: a hard ceiling while the type is not yet known. */
 export const MAX_UPLOAD_BYTES = Math.max(...FILE_TYPES.map((t) => t.max_size_mb)) * MB;
 
-/** Bytes read before deciding the type (Office formats need to see their first zip entries). */
+/**
+ * Bytes read before deciding the type. Signatures sit in the first bytes; zip and OLE containers
+ * are decided later from their entries (containers.ts), so this need not cover a whole directory.
+ */
 export const SNIFF_BYTES = 64 * 1024;
 
 export function maxBytes(type: FileTypeEntry): number {
   return type.max_size_mb * MB;
+}
+
+/** While a container's kind is pending, the largest limit among the types it may turn out to be. */
+export function containerMaxBytes(kind: 'zip' | 'cfb'): number {
+  return Math.max(...FILE_TYPES.filter((t) => t.container === kind).map(maxBytes));
 }
 
 export function extensionOf(filename: string): string {
@@ -69,47 +104,79 @@ export function extensionOf(filename: string): string {
 
 const byExtension = new Map(FILE_TYPES.map((t) => [t.extension, t]));
 
+export function typeByExtension(extension: string): FileTypeEntry | undefined {
+  return byExtension.get(extension);
+}
+
+/** The entry for a MIME type, the claimed one when it has that type (.tif stays .tif, .jpeg stays .jpeg). */
+export function typeByMime(mime: string, claimed?: FileTypeEntry): FileTypeEntry | undefined {
+  if (claimed?.mime_type === mime) return claimed;
+  return FILE_TYPES.find((t) => t.mime_type === mime);
+}
+
+/** What the first bytes tell: a decided type, or a container whose entries decide at the end. */
+export type HeadVerdict = { type: FileTypeEntry } | { container: 'zip' | 'cfb' };
+
 /**
- * Decides a file's type from its first bytes. The content decides: the extension only chooses
- * between text formats (which have no signature) and must not contradict the content.
+ * A TIFF header (either byte order, classic or BigTIFF). Checked before file-type, which answers
+ * nothing for a TIFF whose first directory lies beyond the bytes it was given (tiffcp writes it
+ * after the image data), and may take image data at offset 8 for a camera-raw marker.
  */
-export async function detectFileType(head: Uint8Array, filename: string): Promise<FileTypeEntry> {
+function isTiff(head: Uint8Array): boolean {
+  if (head.length < 8) return false;
+  const le = head[0] === 0x49 && head[1] === 0x49 && (head[2] === 42 || head[2] === 43) && head[3] === 0;
+  const be = head[0] === 0x4d && head[1] === 0x4d && head[2] === 0 && (head[3] === 42 || head[3] === 43);
+  return le || be;
+}
+
+/** The first line of a MIME message is a header ("From: …", "Received: …") or an mbox "From " line. */
+function looksLikeEmail(head: Uint8Array): boolean {
+  const utf16 = (head[0] === 0xff && head[1] === 0xfe) || (head.length > 3 && head[1] === 0 && head[3] === 0 && head[0] !== 0);
+  const text = Buffer.from(head.subarray(0, 4096)).toString(utf16 ? 'utf16le' : 'latin1').replace(/^\uFEFF/, '');
+  const first = text.replace(/^[\r\n]+/, '').split(/\r?\n/, 1)[0] ?? '';
+  return /^[!-9;-~]+:/.test(first) || first.startsWith('From ');
+}
+
+export function unsupported(message: string, details: Record<string, unknown>): ApiError {
+  return new ApiError('UNSUPPORTED_FORMAT', message, { ...details, supported: 'GET /v1/files/types' });
+}
+
+/**
+ * Decides a file's type from its first bytes. The content decides: a file whose content is
+ * another supported format than its name says is stored as what it is (a DOCX named .doc, a PNG
+ * named .pdf). The extension only chooses among formats without a signature (text, email).
+ */
+export async function sniffHead(head: Uint8Array, filename: string): Promise<HeadVerdict> {
   const ext = extensionOf(filename);
   const claimed = byExtension.get(ext);
+  if (isTiff(head)) return { type: typeByMime('image/tiff', claimed)! };
   const sniffed = await fileTypeFromBuffer(head);
 
-  // XML-looking HTML (<?xml …><html>) is still HTML when the name says so.
+  if (sniffed?.mime === 'application/zip') return { container: 'zip' };
+  if (sniffed?.mime === 'application/x-cfb') return { container: 'cfb' };
+  // XML-looking HTML (<?xml …><html>) is still HTML when the name says so, as XML named .txt is text.
   if (sniffed && !(sniffed.ext === 'xml' && claimed?.text)) {
-    const candidates = FILE_TYPES.filter((t) => t.mime_type === sniffed.mime);
-    if (candidates.length === 0) {
-      throw new ApiError('UNSUPPORTED_FORMAT', `Unsupported file format: the content is ${sniffed.ext.toUpperCase()} (${sniffed.mime})`, {
+    const mime = sniffed.mime.replace(/-sequence$/, '');
+    const type = typeByMime(mime, claimed);
+    if (!type) {
+      throw unsupported(`Unsupported file format: the content is ${sniffed.ext.toUpperCase()} (${sniffed.mime})`, {
         detected_type: sniffed.mime,
-        supported: 'GET /v1/files/types',
+        ...(ext ? { extension: ext } : {}),
       });
     }
-    if (claimed) {
-      if (claimed.mime_type !== sniffed.mime) {
-        throw new ApiError(
-          'UNSUPPORTED_FORMAT',
-          `The file is named ${ext} but its content is ${sniffed.ext.toUpperCase()} (${sniffed.mime})`,
-          { extension: ext, detected_type: sniffed.mime },
-        );
-      }
-      return claimed;
-    }
-    return candidates[0];
+    return { type };
   }
 
-  if (claimed?.text) return claimed;
-  throw new ApiError(
-    'UNSUPPORTED_FORMAT',
+  if (claimed?.recognition === 'text') return { type: claimed };
+  if (claimed?.recognition === 'email' && looksLikeEmail(head)) return { type: claimed };
+  throw unsupported(
     claimed
       ? `The file is named ${ext} but its content is not a ${claimed.description}`
       : `Unsupported file format${ext ? ` (${ext})` : ''}: the content was not recognised`,
-    { extension: ext || null, supported: 'GET /v1/files/types' },
+    { extension: ext || null },
   );
 }
 
-export function listFileTypes(): Omit<FileTypeEntry, 'text'>[] {
-  return FILE_TYPES.map(({ text: _text, ...entry }) => entry);
+export function listFileTypes(): Pick<FileTypeEntry, 'extension' | 'mime_type' | 'description' | 'max_size_mb'>[] {
+  return FILE_TYPES.map(({ extension, mime_type, description, max_size_mb }) => ({ extension, mime_type, description, max_size_mb }));
 }

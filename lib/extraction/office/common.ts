@@ -26,7 +26,9 @@ export const LIMITS = {
   tableCells: 400_000,
 } as const;
 
-export type OfficeFormat = 'DOCX' | 'XLSX' | 'PPTX' | 'CSV' | 'HTML' | 'text';
+export type OfficeFormat =
+  | 'DOCX' | 'XLSX' | 'PPTX' | 'CSV' | 'HTML' | 'text'
+  | 'ODF' | 'EPUB' | 'RTF' | 'email' | 'Outlook message' | 'Word 97-2003' | 'XML' | 'JSON';
 
 export function corrupt(message: string): ExtractionError {
   return new ExtractionError('CORRUPT_DOCUMENT', message);

@@ -4,14 +4,24 @@ import { decodeUtf8Text, finishMarkdown, LIMITS, parsing, readInputFile } from '
 import { escapeCell, renderTable } from './markdown';
 
 /*
- * CSV → one GFM table with papaparse: the delimiter is detected (comma, tab, semicolon, pipe…),
- * quoted fields may hold delimiters and newlines (flattened to spaces in the table), a BOM is
+ * CSV and TSV → one GFM table with papaparse: CSV's delimiter is detected (comma, tab, semicolon,
+ * pipe…), TSV's is the tab; quoted fields may hold delimiters and newlines (flattened to spaces in the table), a BOM is
  * stripped, the first row is the header, short rows are padded. At most LIMITS.cellsPerSheet
  * cells are rendered (LIMITS.tableColumns columns); a note line says when rows were cut.
  * The file must be UTF-8, like every text format the service accepts.
  */
 
-export async function extractCsv(input: ExtractInput): Promise<ExtractResult> {
+export function extractCsv(input: ExtractInput): Promise<ExtractResult> {
+  return extractDelimited(input, '');
+}
+
+/** TSV is split on tabs only: detection could pick the commas inside its cells. */
+export function extractTsv(input: ExtractInput): Promise<ExtractResult> {
+  return extractDelimited(input, '\t');
+}
+
+/** `delimiter` '' lets papaparse detect it. */
+async function extractDelimited(input: ExtractInput, delimiter: string): Promise<ExtractResult> {
   throwIfAborted(input.signal);
   const text = decodeUtf8Text(await readInputFile(input), 'CSV');
   throwIfAborted(input.signal);
@@ -21,7 +31,7 @@ export async function extractCsv(input: ExtractInput): Promise<ExtractResult> {
   let truncated = false;
   await parsing('CSV', () =>
     Papa.parse<string[]>(text, {
-      delimiter: '',
+      delimiter,
       skipEmptyLines: 'greedy',
       step: (result, parser) => {
         const row = result.data.slice(0, LIMITS.tableColumns);

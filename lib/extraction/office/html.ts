@@ -49,10 +49,19 @@ function isDropped(node: Element): boolean {
 export async function extractHtml(input: ExtractInput): Promise<ExtractResult> {
   throwIfAborted(input.signal);
   const html = decodeUtf8Text(await readInputFile(input), 'HTML');
+  const { markdown, metadata } = await convertHtml(html);
+  input.onProgress(1, 1);
+  return { markdown, totalPages: 1, metadata };
+}
+
+/**
+ * HTML text → cleaned Markdown and the page's metadata; also the path for formats that carry
+ * HTML (RTF after conversion, email bodies, EPUB chapters).
+ */
+export async function convertHtml(html: string): Promise<{ markdown: string; metadata: ExtractResult['metadata'] }> {
   if (htmlNestingDepth(html) > MAX_HTML_DEPTH) {
     throw corrupt(`The HTML file is nested too deeply (more than ${MAX_HTML_DEPTH} levels of elements)`);
   }
-  throwIfAborted(input.signal);
 
   const found: { title?: string; ogTitle?: string; author?: string; description?: string } = {};
   const turndown = createTurndown({ images: 'alt', captions: true });
@@ -81,10 +90,8 @@ export async function extractHtml(input: ExtractInput): Promise<ExtractResult> {
   } satisfies TurndownService.Rule);
 
   const markdown = await parsing('HTML', () => turndown.turndown(html));
-  input.onProgress(1, 1);
   return {
     markdown: finishMarkdown(markdown),
-    totalPages: 1,
     metadata: compactMetadata({
       title: found.title || found.ogTitle,
       author: found.author,

@@ -220,7 +220,7 @@ function blocksOf(cells: Map<number, string>): number[][] {
   return blocks;
 }
 
-interface Placed {
+export interface Placed {
   top: number;
   left: number;
   markdown: string;
@@ -282,9 +282,23 @@ function renderSheet(ws: ExcelJS.Worksheet, drawings: Placed[]): string {
     row.eachCell({ includeEmpty: false }, (cell, c) => {
       if (c > MAX_COL || r > MAX_ROW) return;
       const text = valueText(cell.value, cell.numFmt).trim();
-      if (text) cells.set(r * (MAX_COL + 1) + c, text);
+      if (text) cells.set(cellKey(r, c), text);
     });
   });
+  return renderCellBlocks(cells, drawings);
+}
+
+/** The key of a (1-based) cell in the maps renderCellBlocks takes. */
+export function cellKey(row: number, col: number): number {
+  return row * (MAX_COL + 1) + col;
+}
+
+/**
+ * A sheet's non-empty cells (plain text by cellKey) as Markdown: each block of adjacent cells a
+ * GFM table (a lone value as a line), with `drawings` placed among them by their anchor cells.
+ * Shared with the OpenDocument spreadsheet reader.
+ */
+export function renderCellBlocks(cells: Map<number, string>, drawings: Placed[] = []): string {
   const parts: Placed[] = [...drawings];
   // Tables are rendered over their bounding boxes; empty padding counts against this budget so
   // that sparse blocks (an L of cells spanning a huge box) stay bounded.

@@ -1,0 +1,86 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import WordExtractor from 'word-extractor';
+import { extractionRefusal, findSoffice, LIBREOFFICE_TYPES } from '../formats';
+import { runProgram } from '../programs';
+import { ExtractionError, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
+import { corrupt, finishMarkdown, parsing, readInputFile } from './common';
+import { escapeText } from './markdown';
+import { extractPptx } from './pptx';
+import { extractXlsx } from './xlsx';
+
+/*
+ * Office 97-2003 binaries.
+ *
+ * - .doc: word-extractor (pure JavaScript, reads the OLE container and the piece table itself):
+ *   the body's paragraphs, then text boxes and footnotes. It gives text only, so there are no
+ *   headings or tables; a paragraph of tab-separated cells (Word's table rows) is kept as one line.
+ * - .xls, .ppt: there is no maintained pure-JavaScript reader on npm (SheetJS left npm at the
+ *   vulnerable 0.18.5; its fixed builds are published elsewhere), so LibreOffice converts them to
+ *   XLSX / PPTX (`soffice --headless --convert-to`), which the OOXML extractors then read: sheets
+ *   and slides become sections with page markers, as for XLSX and PPTX. soffice runs through
+ *   runProgram (the task's memory and time limits, its own process group) with a profile
+ *   directory of its own in the task's scratch directory, so concurrent conversions never share
+ *   (or lock) a profile. Without LibreOffice, the extraction is refused up front (415, see
+ *   formats.ts) and, should it be removed meanwhile, fails with UNSUPPORTED_FORMAT naming what
+ *   to install.
+ */
+
+const Extractor: typeof WordExtractor = (WordExtractor as unknown as { default?: typeof WordExtractor }).default ?? WordExtractor;
+
+function paragraphs(text: string): string[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n+/)
+    .map((line) => line.replace(/[\t\u0007]+/g, ' ').replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
+}
+
+export async function extractDoc(input: ExtractInput): Promise<ExtractResult> {
+  throwIfAborted(input.signal);
+  const bytes = await readInputFile(input);
+  const doc = await parsing('Word 97-2003', () => new Extractor().extract(bytes));
+  const body = paragraphs(doc.getBody());
+  const boxes = paragraphs(doc.getTextboxes({ includeHeadersAndFooters: false, includeBody: true }));
+  const notes = [...paragraphs(doc.getFootnotes()), ...paragraphs(doc.getEndnotes())];
+  const blocks = [...body, ...boxes.filter((box) => !body.includes(box)), ...notes].map(escapeText);
+  input.onProgress(1, 1);
+  return { markdown: finishMarkdown(blocks.join('\n\n')), totalPages: 1, metadata: {} };
+}
+
+const CONVERTED_TYPES = {
+  xlsx: { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extract: extractXlsx },
+  pptx: { mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', extract: extractPptx },
+} as const;
+
+export async function extractWithLibreOffice(input: ExtractInput): Promise<ExtractResult> {
+  throwIfAborted(input.signal);
+  const legacy = LIBREOFFICE_TYPES.get(input.mimeType);
+  if (!legacy) throw new ExtractionError('UNSUPPORTED_FORMAT', `Documents of type ${input.mimeType} cannot be extracted`);
+  if (!findSoffice()) throw new ExtractionError('UNSUPPORTED_FORMAT', extractionRefusal(input.mimeType) ?? 'LibreOffice is not installed');
+
+  const work = await fs.mkdtemp(path.join(input.tmpDir, 'soffice-'));
+  const profile = path.join(work, 'profile');
+  const outDir = path.join(work, 'out');
+  // A copy under a plain name: soffice names its output after the input, and reads options from odd names.
+  const source = path.join(work, `source${input.extension}`);
+  await fs.copyFile(input.path, source);
+  const result = await runProgram(
+    'soffice',
+    [
+      '--headless', '--norestore', '--nolockcheck', '--nodefault', '--nologo',
+      `-env:UserInstallation=${pathToFileURL(profile).href}`,
+      '--convert-to', legacy.target, '--outdir', outDir, source,
+    ],
+    { signal: input.signal, env: { ...process.env, HOME: work } },
+  );
+  const converted = path.join(outDir, `source.${legacy.target}`);
+  const exists = await fs.stat(converted).then((s) => s.size > 0, () => false);
+  if (!exists) {
+    const why = result.stderr.replace(/\s+/g, ' ').trim().slice(0, 200);
+    throw corrupt(`LibreOffice could not read the ${input.extension} file${why ? `: ${why}` : ''}`);
+  }
+  const target = CONVERTED_TYPES[legacy.target];
+  return target.extract({ ...input, path: converted, mimeType: target.mime, extension: `.${legacy.target}` });
+}
