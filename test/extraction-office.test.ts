@@ -273,7 +273,7 @@ describe('DOCX fixtures', () => {
     expect(markdown).toContain('\\sum_{n=1}^{\\infty}');
     expect(markdown).toContain('\\frac{nx}{1!}');
     expect(markdown).toContain('\\underbrace{S\\cdot T\\cdot G\\cdot (x+y+z)}_{group\\ with\\ underbraces}');
-    expect(markdown).not.toMatch(/qmath[0-9a-f]+n\d+z/);
+    expect(markdown).not.toMatch(/qtok[0-9a-f]+n\d+z/);
   });
 });
 

@@ -2,15 +2,25 @@ import { randomBytes } from 'node:crypto';
 import mammoth from 'mammoth';
 import { throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
 import { corrupt, finishMarkdown, parsing, readInputFile, refuseTooManyPages } from './common';
-import { createTurndown, htmlNestingDepth, MAX_HTML_DEPTH } from './markdown';
+import { headerFooterDocument } from './docx-headers';
+import { HEADING_STYLE_PREFIX, namespacePrefix, PartRewriter, wordPrefix, type RewriteContext } from './docx-rewrite';
+import { DocxStyles, stylePartsOf } from './docx-styles';
+import { createTurndown, escapeHtmlSyntax, htmlNestingDepth, MAX_HTML_DEPTH } from './markdown';
 import { ommlToLatex } from './omml';
 import { childElements, parseXml, readAppCount, readCoreProperties, readRelationships } from './xml';
-import { OfficeZip, resolvePartPath } from './zip';
+import { OfficeZip, relsPathOf, resolvePartPath } from './zip';
 
 /*
- * DOCX → Markdown: mammoth (DOCX → HTML) then turndown (HTML → GFM).
+ * DOCX → Markdown: the main document part is prepared (docx-rewrite.ts), then mammoth
+ * (DOCX → HTML) and turndown (HTML → GFM).
  *
- * - Headings: the Title style and Heading 1–6 become # … ######.
+ * - Headings: paragraphs with an outline level (their own, their style's through w:basedOn, or a
+ *   "heading N" style, localized names included) become # … ######, with the number Word shows
+ *   for numbered headings ("## 2.1 Scope"); the Title style becomes #.
+ * - Text boxes and shapes: their text once (one branch of mc:AlternateContent), inline boxes in
+ *   their line, floating ones after the paragraph they are anchored to.
+ * - Headers and footers: each distinct one once, in a final "## Headers and footers" section
+ *   (see docx-headers.ts).
  * - Tables: GFM; the first row is the header row (Word tables rarely mark one).
  * - Images: never embedded (no data: URLs, image parts are not even decompressed); an image with
  *   alternative text becomes an italic "Image: <alt>" line (Word's "Description automatically
@@ -27,42 +37,41 @@ const STYLE_MAP = [
   "p[style-name='Title'] => h1:fresh",
   "p[style-name='Subtitle'] => p:fresh",
   ...[1, 2, 3, 4, 5, 6].flatMap((n) => [
+    `p.${HEADING_STYLE_PREFIX}${n} => h${n}:fresh`,
     `p[style-name='Heading ${n}'] => h${n}:fresh`,
     `p[style-name='heading ${n}'] => h${n}:fresh`,
   ]),
 ];
 
 const MATH_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
-const WORD_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
-interface MathToken {
-  latex: string;
-  display: boolean;
-}
+/** Placeholder tokens put in the XML and the Markdown they stand for. */
+class Tokens {
+  private readonly nonce = randomBytes(6).toString('hex');
+  private readonly values = new Map<string, string>();
 
-function namespacePrefix(xml: string, uri: string): string | undefined {
-  const escaped = uri.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const match = xml.match(new RegExp(`xmlns:([A-Za-z_][\\w.-]*)="${escaped}"`));
-  return match?.[1];
+  register(markdown: string): string {
+    const token = `qtok${this.nonce}n${this.values.size}z`;
+    this.values.set(token, markdown);
+    return token;
+  }
+
+  restore(markdown: string): string {
+    if (this.values.size === 0) return markdown;
+    return markdown.replace(new RegExp(`qtok${this.nonce}n(\\d+)z`, 'g'), (token) => this.values.get(token) ?? '');
+  }
 }
 
 /**
  * Replaces every m:oMathPara / m:oMath of a WordprocessingML part with a text run holding a
- * token; `tokens` records the LaTeX each token stands for. Returns undefined when the part has
- * no equations.
+ * token for its LaTeX. Returns undefined when the part has no equations.
  */
-function replaceEquations(xml: string, part: string, nonce: string, tokens: Map<string, MathToken>): string | undefined {
-  const prefix = namespacePrefix(xml, MATH_NS);
+function replaceEquations(xml: string, part: string, tokens: Tokens, declarations = xml): string | undefined {
+  const prefix = namespacePrefix(declarations, MATH_NS);
   if (!prefix || !xml.includes(`<${prefix}:oMath`)) return undefined;
   const m = prefix.replace(/[.-]/g, '\\$&');
-  const wordPrefix = namespacePrefix(xml, WORD_NS);
-  const w = wordPrefix ? `${wordPrefix}:` : xml.includes(`xmlns="${WORD_NS}"`) ? '' : 'w:';
+  const w = wordPrefix(declarations);
   const run = (token: string) => `<${w}r><${w}t xml:space="preserve">${token}</${w}t></${w}r>`;
-  const register = (latex: string, display: boolean) => {
-    const token = `qmath${nonce}n${tokens.size}z`;
-    tokens.set(token, { latex, display });
-    return token;
-  };
   // Each pattern ends at its closing tag or at the end of the text (an unclosed element then
   // fails XML validation): no quadratic rescans on hostile input.
   const paragraphs = new RegExp(`<${m}:oMathPara\\b[^<>]*(?:/>|>[\\s\\S]*?(?:</${m}:oMathPara>|$))`, 'g');
@@ -71,28 +80,65 @@ function replaceEquations(xml: string, part: string, nonce: string, tokens: Map<
     .replace(paragraphs, (fragment) => {
       const root = parseXml(fragment, 'DOCX', part);
       const equations = childElements(root, 'oMath').map((e) => ommlToLatex(e)).filter(Boolean);
-      return equations.map((latex) => run(register(latex, true))).join('');
+      return equations.map((latex) => run(tokens.register(`$$${latex}$$`))).join('');
     })
     .replace(inline, (fragment) => {
       const latex = ommlToLatex(parseXml(fragment, 'DOCX', part));
-      return latex ? run(register(latex, false)) : '';
+      return latex ? run(tokens.register(`$${latex}$`)) : '';
     });
 }
 
-function restoreEquations(markdown: string, nonce: string, tokens: Map<string, MathToken>): string {
-  if (tokens.size === 0) return markdown;
-  return markdown.replace(new RegExp(`qmath${nonce}n(\\d+)z`, 'g'), (token) => {
-    const math = tokens.get(token);
-    if (!math) return '';
-    return math.display ? `$$${math.latex}$$` : `$${math.latex}$`;
-  });
+/** The main document part, named as the archive stores it (parts are replaced by that name). */
+function mainDocumentPart(zip: OfficeZip): string {
+  let main = 'word/document.xml';
+  for (const rel of readRelationships(zip, '_rels/.rels').values()) {
+    if (rel.type.endsWith('/officeDocument') && !rel.external) {
+      main = resolvePartPath('', rel.target);
+      break;
+    }
+  }
+  return storedName(zip, main);
 }
 
-function mainDocumentPart(zip: OfficeZip): string {
-  for (const rel of readRelationships(zip, '_rels/.rels').values()) {
-    if (rel.type.endsWith('/officeDocument') && !rel.external) return resolvePartPath('', rel.target);
+function storedName(zip: OfficeZip, part: string): string {
+  return zip.names().find((name) => name.toLowerCase() === part.toLowerCase()) ?? part;
+}
+
+/** Markdown of a repacked DOCX (mammoth, then turndown). */
+async function convert(repacked: Uint8Array): Promise<string> {
+  const html = await parsing('DOCX', async () => {
+    const result = await mammoth.convertToHtml(
+      { buffer: Buffer.from(repacked.buffer, repacked.byteOffset, repacked.byteLength) },
+      {
+        styleMap: STYLE_MAP,
+        includeEmbeddedStyleMap: false,
+        externalFileAccess: false,
+        convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+      },
+    );
+    return result.value;
+  });
+  if (htmlNestingDepth(html) > MAX_HTML_DEPTH) {
+    throw corrupt(`The DOCX file is nested too deeply (more than ${MAX_HTML_DEPTH} levels of tables or lists)`);
   }
-  return 'word/document.xml';
+  const turndown = createTurndown({ images: 'placeholder', captions: true });
+  return parsing('DOCX', () => turndown.turndown(html));
+}
+
+/** A heading number ("2.1", "Article IV") as Markdown text inside a heading line. */
+function numberMarkdown(text: string): string {
+  return escapeHtmlSyntax(text.replace(/\\/g, '\\\\').replace(/([*_`[\]])/g, '\\$1'));
+}
+
+function prepareMain(zip: OfficeZip, main: string, tokens: Tokens, ctx: RewriteContext) {
+  const mainXml = zip.text(main)!;
+  const withEquations = replaceEquations(mainXml, main, tokens) ?? mainXml;
+  const prepared = new TextEncoder().encode(new PartRewriter(mainXml, ctx).rewrite(withEquations));
+  const headerCtx = { ...ctx, styles: ctx.styles.fork() };
+  const headers = headerFooterDocument(zip, main, mainXml, (partXml, content) =>
+    new PartRewriter(partXml, headerCtx).rewrite(replaceEquations(content, main, tokens, partXml) ?? content),
+  );
+  return { prepared, headers };
 }
 
 export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
@@ -109,41 +155,44 @@ export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
 
   // Only XML parts go to mammoth: images, embedded objects and fonts are never decompressed.
   const isXmlPart = (name: string) => /\.(xml|rels)$/i.test(name);
-  const nonce = randomBytes(6).toString('hex');
-  const tokens = new Map<string, MathToken>();
+  const tokens = new Tokens();
+  const parts = stylePartsOf(readRelationships(zip, relsPathOf(main)), (target) => resolvePartPath(main, target));
+  const context: RewriteContext = {
+    styles: new DocxStyles(zip, parts.styles, parts.numbering),
+    register: (number) => tokens.register(numberMarkdown(number)),
+  };
   const replaced = new Map<string, Uint8Array>();
   for (const name of zip.names()) {
-    if (!isXmlPart(name) || /^(docProps|customXml)\//i.test(name)) continue;
+    if (!isXmlPart(name) || /^(docProps|customXml)\//i.test(name) || name === main) continue;
     const xml = zip.text(name)!;
     if (!xml.includes(MATH_NS)) continue;
-    const rewritten = replaceEquations(xml, name, nonce, tokens);
+    const rewritten = replaceEquations(xml, name, tokens);
     if (rewritten !== undefined) replaced.set(name, new TextEncoder().encode(rewritten));
   }
-  const repacked = zip.repack(isXmlPart, replaced);
+  // The main part is prepared in one function call so that its text (megabytes for a long
+  // document) can be collected before mammoth runs; headers get their own list counters.
+  const { prepared, headers } = prepareMain(zip, main, tokens, context);
+  replaced.set(main, prepared);
   throwIfAborted(input.signal);
-
-  const html = await parsing('DOCX', async () => {
-    const result = await mammoth.convertToHtml(
-      { buffer: Buffer.from(repacked.buffer, repacked.byteOffset, repacked.byteLength) },
-      {
-        styleMap: STYLE_MAP,
-        includeEmbeddedStyleMap: false,
-        externalFileAccess: false,
-        convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
-      },
-    );
-    return result.value;
-  });
+  let markdown = await convert(zip.repack(isXmlPart, replaced));
+  replaced.clear();
   throwIfAborted(input.signal);
-
-  if (htmlNestingDepth(html) > MAX_HTML_DEPTH) {
-    throw corrupt(`The DOCX file is nested too deeply (more than ${MAX_HTML_DEPTH} levels of tables or lists)`);
+  if (headers) {
+    const synthetic = new Map([
+      [main, new TextEncoder().encode(headers.document)],
+      [storedName(zip, relsPathOf(main)), new TextEncoder().encode(headers.relationships)],
+    ]);
+    // Variants of one running header often share lines (a date, a rule, a title): each once.
+    // Only what mammoth needs besides the synthetic document: no footnotes, no other parts.
+    const needed = new Set(['[content_types].xml', '_rels/.rels', parts.styles, parts.numbering].map((n) => n?.toLowerCase()));
+    const repacked = zip.repack((name) => synthetic.has(name) || needed.has(name.toLowerCase()), synthetic);
+    const blocks = [...new Set((await convert(repacked)).split(/\n{2,}/).map((b) => b.trim()))];
+    const section = blocks.filter(Boolean).join('\n\n');
+    if (section) markdown = `${markdown}\n\n## Headers and footers\n\n${section}`;
   }
-  const turndown = createTurndown({ images: 'placeholder', captions: true });
-  const markdown = await parsing('DOCX', () => turndown.turndown(html));
   input.onProgress(totalPages, totalPages);
   return {
-    markdown: finishMarkdown(restoreEquations(markdown, nonce, tokens)),
+    markdown: finishMarkdown(tokens.restore(markdown)),
     totalPages,
     metadata,
   };

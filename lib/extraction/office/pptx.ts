@@ -2,6 +2,7 @@ import { pageMarker, throwIfAborted, type ExtractInput, type ExtractResult } fro
 import { corrupt, finishMarkdown, readInputFile, refuseTooManyPages } from './common';
 import { imagePlaceholder, paragraphText, renderChart, renderDrawingTable, renderTextBody } from './drawingml';
 import { escapeText } from './markdown';
+import { CommentAuthors, renderComments } from './pptx-comments';
 import { childElements, firstChild, path, readCoreProperties, readRelationships, readXmlPart, type XmlElement } from './xml';
 import { OfficeZip, relsPathOf, resolvePartPath } from './zip';
 
@@ -19,7 +20,9 @@ import { OfficeZip, relsPathOf, resolvePartPath } from './zip';
  * - Charts: a caption line and a table of the chart's cached data (see drawingml.ts).
  * - Pictures: an italic "Image: <alt>" line when they have a description; SmartArt and media are
  *   skipped.
- * - Speaker notes: a blockquote "> **Notes:** …" at the end of the slide's section.
+ * - Speaker notes: a blockquote "> **Notes:** …" at the end of the slide's section, then the
+ *   slide's comments (legacy and modern) with their authors, "> **Comment by <author>:** …"
+ *   (see pptx-comments.ts).
  * - Metadata: docProps/core.xml.
  */
 
@@ -222,6 +225,7 @@ export async function extractPptx(input: ExtractInput): Promise<ExtractResult> {
   const metadata = readCoreProperties(zip);
   const slideHeight = int(firstChild(presentation, 'sldSz')?.attrs.cy, 6_858_000);
   const layouts = new LayoutPositions(zip);
+  const authors = new CommentAuthors(zip, presPart);
 
   const sections: string[] = [];
   let hasContent = false;
@@ -252,6 +256,8 @@ export async function extractPptx(input: ExtractInput): Promise<ExtractResult> {
       const notes = renderNotes(zip, resolvePartPath(slidePart, notesRel.target));
       if (notes) parts.push(notes);
     }
+    const comments = renderComments(zip, slidePart, relMap, authors);
+    if (comments) parts.push(comments);
     hasContent ||= parts.length > 1;
     sections.push(parts.join('\n\n'));
     input.onProgress(i + 1, slideParts.length);
