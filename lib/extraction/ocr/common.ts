@@ -3,6 +3,7 @@
  * confidence thresholds. External programs are started through ../programs.ts.
  */
 import type { OcrLanguage } from '../types';
+import { isHeif } from './heif';
 import type { OcrOutput } from './types';
 
 export { abortError } from '../types';
@@ -23,6 +24,21 @@ export const MIN_MEAN_CONFIDENCE = 50;
  * pass only on doubtful pages.
  */
 export const RETRY_BELOW_CONFIDENCE = 60;
+
+/**
+ * Below this mean confidence a page is read again with orientation detection. Clean upright
+ * pages score 90–96 (Chinese photos about 81), text turned upside down about 40, so this catches
+ * turned pages with room to spare, and costs a second pass only on pages already doubtful.
+ */
+export const ORIENTATION_CHECK_BELOW = 80;
+
+/**
+ * An orientation is trusted when OSD is at least this sure of it. Tesseract's own default (7)
+ * leaves many real pages unturned: OSD's confidence is 2.7 on the scanned page of ocr_test.pdf
+ * and 3.0 on webp-test (11 on phototest). 2 is what the native engine is run with
+ * (`min_orientation_margin`); every upright fixture is given orientation 0.
+ */
+export const MIN_ORIENTATION_CONFIDENCE = 2;
 
 /**
  * Tesseract language codes per API language, primary first. Only the primary is required; the
@@ -51,9 +67,35 @@ export const SCRIPT_LANGUAGES: Record<string, string[]> = {
   Katakana: ['jpn', 'eng'],
   Hangul: ['kor', 'eng'],
   Korean: ['kor', 'eng'],
+  // Right-to-left: tesseract gives these lines in logical (reading) order, as the Markdown needs.
+  Arabic: ['ara', 'eng'],
+  Hebrew: ['heb', 'eng'],
 };
 
-export type ImageFormat = 'png' | 'jpeg' | 'tiff' | 'webp' | 'bmp' | 'gif';
+/** Scripts worth a second reading in their own language when a page read badly as English. */
+export const SECOND_READING_LANGUAGE = /^(chi|jpn|kor|ara|heb)/;
+
+/**
+ * Models for text set top to bottom in columns (apt tesseract-ocr-jpn-vert, -chi-sim-vert,
+ * -chi-tra-vert), per API language or OSD script; those installed are used together.
+ */
+const VERTICAL_CODES: Record<string, string[]> = {
+  ja: ['jpn_vert'],
+  zh: ['chi_sim_vert', 'chi_tra_vert'],
+  Han: ['jpn_vert', 'chi_sim_vert', 'chi_tra_vert'],
+  HanS: ['chi_sim_vert'],
+  HanT: ['chi_tra_vert'],
+  Japanese: ['jpn_vert'],
+  Hiragana: ['jpn_vert'],
+  Katakana: ['jpn_vert'],
+};
+
+/** Vertical-text models for an API language or OSD script ([] when it is not written vertically). */
+export function verticalLanguages(languageOrScript: string | undefined): string[] {
+  return languageOrScript ? [...(VERTICAL_CODES[languageOrScript] ?? [])] : [];
+}
+
+export type ImageFormat = 'png' | 'jpeg' | 'tiff' | 'webp' | 'bmp' | 'gif' | 'heif';
 
 export const IMAGE_CONTENT_TYPES: Record<ImageFormat, string> = {
   png: 'image/png',
@@ -62,6 +104,7 @@ export const IMAGE_CONTENT_TYPES: Record<ImageFormat, string> = {
   webp: 'image/webp',
   bmp: 'image/bmp',
   gif: 'image/gif',
+  heif: 'image/heif',
 };
 
 /**
@@ -79,6 +122,7 @@ export function sniffImageFormat(head: Uint8Array): ImageFormat | null {
   if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return 'webp';
   if (starts(0x42, 0x4d) && b.length >= 18) return 'bmp';
   if (starts(0x47, 0x49, 0x46, 0x38)) return 'gif';
+  if (isHeif(b)) return 'heif';
   return null;
 }
 

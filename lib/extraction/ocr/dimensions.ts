@@ -1,7 +1,8 @@
 /**
  * Pixel sizes of images read from their headers, so the pixel budget is checked before any
- * decoder allocates a canvas. PNG, WebP, BMP and GIF go through image-size; JPEG and TIFF are
- * read here, because image-size knows only baseline and progressive JPEG frame headers
+ * decoder allocates a canvas. PNG, WebP, BMP and GIF go through image-size; HEIF through heif.ts
+ * (every `ispe` property); JPEG and TIFF are read here, because image-size knows only baseline
+ * and progressive JPEG frame headers
  * (libjpeg-turbo also decodes arithmetic-coded and lossless ones, so a file could declare its
  * real size in one of those) and only the first of a TIFF's images.
  */
@@ -10,6 +11,7 @@ import { imageSize } from 'image-size';
 import { checkPixelBudget } from '../limits';
 import { ExtractionError } from '../types';
 import { sniffImageFormat, type ImageFormat } from './common';
+import { heifImageSizes } from './heif';
 import { tiffImageSizes } from './tiff';
 
 export interface ImageSize {
@@ -51,6 +53,7 @@ export function jpegSize(buf: Buffer): ImageSize {
 export function imageSizes(buf: Buffer, format: ImageFormat): ImageSize[] {
   if (format === 'tiff') return tiffImageSizes(buf).map(({ width, height }) => ({ width, height }));
   if (format === 'jpeg') return [jpegSize(buf)];
+  if (format === 'heif') return heifImageSizes(buf);
   let size: ReturnType<typeof imageSize>;
   try {
     size = imageSize(buf);
@@ -67,11 +70,11 @@ export function imageSizes(buf: Buffer, format: ImageFormat): ImageSize[] {
  */
 export async function readImageWithinBudget(file: string): Promise<{ format: ImageFormat; bytes: Buffer; sizes: ImageSize[] }> {
   const bytes = await fs.promises.readFile(file);
-  const format = sniffImageFormat(bytes.subarray(0, 32));
+  const format = sniffImageFormat(bytes.subarray(0, 64));
   if (!format) throw new ExtractionError('CORRUPT_DOCUMENT', 'The file is not a readable image (its content matches no supported image format)');
   const sizes = imageSizes(bytes, format);
   sizes.forEach(({ width, height }, i) =>
-    checkPixelBudget(sizes.length > 1 ? `Image ${i + 1} of the ${sizes.length} in the TIFF file` : 'The image', width, height),
+    checkPixelBudget(sizes.length > 1 ? `Image ${i + 1} of the ${sizes.length} in the ${format.toUpperCase()} file` : 'The image', width, height),
   );
   return { format, bytes, sizes };
 }

@@ -1,7 +1,8 @@
 /**
- * Extraction of image uploads (PNG, JPEG, TIFF, WebP, BMP) by OCR. A multi-page TIFF is read
- * page by page; every page starts with its `<!-- page N -->` marker and each recognised
- * paragraph becomes a Markdown paragraph.
+ * Extraction of image uploads (PNG, JPEG, TIFF, WebP, BMP, GIF, HEIC/HEIF) by OCR, the format
+ * found from the content whatever the declared type. A multi-page TIFF is read page by page;
+ * every page starts with its `<!-- page N -->` marker and each recognised paragraph becomes a
+ * Markdown paragraph.
  */
 import fs from 'node:fs';
 import path from 'node:path';

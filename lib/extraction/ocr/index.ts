@@ -9,11 +9,15 @@
  * - 'cloud': the HTTP endpoint in QUARRY_OCR_CLOUD_URL (see ./cloud.ts); OCR_FAILED on use when
  *   it is not configured, so the API should refuse such tasks up front with cloudOcrConfigured().
  *
+ * Orientation: pages a few degrees askew are straightened first (deskew.ts); a page that reads
+ * doubtfully (turned 180° or 270°) is read again with orientation detection, upright: the native
+ * engine with `--psm 1`, tesseract.js with OSD in a worker of its own and the image turned.
+ *
  * Language: zh → chi_sim(+chi_tra when installed)+eng, ja → jpn+eng, ko → kor+eng, en or none →
- * eng. With no language,
- * a page read badly as English gets one orientation-and-script detection (OSD, native engine
- * only, ~1 s) and, when it finds Han, Japanese or Hangul, a second reading in that language.
- * OSD is not run on every page: it costs more than the OCR of a clear page.
+ * eng. A page that reads badly gets further readings: with no language, the script OSD finds
+ * (Han, Japanese, Hangul, Arabic, Hebrew; native engine only) in its language; for Japanese and
+ * Chinese (given or found), vertical text with the *_vert models; and the page without
+ * orientation detection. A clear page costs one reading.
  */
 import type { ExtractionOptions, OcrLanguage } from '../types';
 import { createCloudOcrEngine } from './cloud';

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ExtractionError } from '../types';
 import { runProgram } from '../programs';
-import { joinWords, layoutText, meanOf, normalizeOcrText, stderrTail, type ImageFormat } from './common';
+import { joinWords, layoutText, meanOf, MIN_ORIENTATION_CONFIDENCE, normalizeOcrText, stderrTail, type ImageFormat } from './common';
 import { PdfPageRenderer } from './render';
-import { TesseractOcrService, type TesseractEngine } from './service';
+import { TesseractOcrService, type TesseractEngine, type TextLayout } from './service';
 import type { OcrOutput, OcrService } from './types';
 
 export interface TesseractCliInfo {
@@ -115,8 +115,10 @@ export function parseTesseractOutput(txt: string | null, tsv: string): OcrOutput
 /** Parses `tesseract ... --psm 0` (OSD) output: the script when one was found. */
 export function parseOsdScript(output: string): string | null {
   const script = /^Script:\s*(\S+)/m.exec(output)?.[1];
-  const confidence = Number(/^Script confidence:\s*([\d.]+)/m.exec(output)?.[1] ?? '0');
-  return script && confidence > 0 ? script : null;
+  // A confidence of 0 is a tie with the runner-up script, still worth a reading when the page
+  // read badly (the vertical Japanese sample gets "Han" at 0.00).
+  const confidence = Number(/^Script confidence:\s*([\d.]+)/m.exec(output)?.[1] ?? '-1');
+  return script && confidence >= 0 ? script : null;
 }
 
 const UNREADABLE = /pixRead|cannot be read|decode failed|Error in find|truncated|Unknown format|not supported/i;
@@ -143,12 +145,12 @@ class TesseractCliEngine implements TesseractEngine {
     return (await this.info()).formats;
   }
 
-  async recognize(file: string, langs: string[], dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognize(file: string, langs: string[], dpi: number | undefined, signal: AbortSignal, layout: TextLayout = 'auto'): Promise<OcrOutput> {
     // An absolute path can never be taken for an option.
     const image = path.resolve(file);
     await fs.promises.mkdir(this.tmpDir, { recursive: true });
     const base = path.join(path.resolve(this.tmpDir), `tesseract-${process.pid}-${process.hrtime.bigint()}`);
-    const args = [image, base, '-l', langs.join('+'), '--psm', '3'];
+    const args = [image, base, '-l', langs.join('+'), ...(await this.layoutArgs(layout))];
     if (dpi) args.push('--dpi', String(dpi));
     args.push('txt', 'tsv');
     try {
@@ -170,6 +172,20 @@ class TesseractCliEngine implements TesseractEngine {
     } finally {
       await Promise.all([fs.promises.rm(`${base}.txt`, { force: true }), fs.promises.rm(`${base}.tsv`, { force: true })]);
     }
+  }
+
+  /**
+   * Page segmentation per layout. 'auto' is `--psm 1` (segmentation with orientation detection:
+   * pages turned by 90°, 180° or 270° are read upright in one pass) with OSD's margin lowered
+   * from 7 to 2 (see MIN_ORIENTATION_CONFIDENCE). Measured in CPU time against a plain `--psm 3`
+   * reading: 1.4–1.9 times on phototest, 1.3–1.5 times on a 300-dpi A4 scan (loading the osd
+   * model is a fixed ~0.2 s); detecting with `--psm 0` and reading again costs 2.1–2.6 times.
+   * 'vertical' is `--psm 5`, a block of vertical text, for the *_vert models.
+   */
+  private async layoutArgs(layout: TextLayout): Promise<string[]> {
+    if (layout === 'vertical') return ['--psm', '5'];
+    if (layout === 'auto' && (await this.info()).languages.has('osd')) return ['--psm', '1', '-c', `min_orientation_margin=${MIN_ORIENTATION_CONFIDENCE}`];
+    return ['--psm', '3'];
   }
 
   async detectScript(file: string, signal: AbortSignal): Promise<string | null> {

@@ -12,40 +12,19 @@
  * 4.0.0_best_int is the fallback when a package lacks it.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { ExtractionError } from '../types';
 import { abortError, joinWords, layoutText, meanOf, normalizeOcrText, tidyCjkSpacing, type ImageFormat } from './common';
 import { PdfPageRenderer } from './render';
-import { TesseractOcrService, type TesseractEngine } from './service';
+import { TesseractOcrService, type TesseractEngine, type TextLayout } from './service';
+import { TesseractJsOrientation, tesseractJsLangDir } from './tesseract-js-osd';
+import { linkData, loadTesseract, raceAbort, startWorker, tesseractJsDataFile, type Worker } from './tesseract-js-worker';
 import type { OcrOutput, OcrService } from './types';
+
+export { tesseractJsDataFile } from './tesseract-js-worker';
 
 /** Languages looked for in node_modules (@tesseract.js-data/<code>); chi_tra only if added. */
 export const TESSERACT_JS_LANGUAGES = ['eng', 'chi_sim', 'chi_tra', 'jpn', 'kor'] as const;
-const DATA_DIRS = ['4.0.0', '4.0.0_best_int'];
-/** Creating a worker never takes this long unless something is wrong (it takes ~1 s). */
-const WORKER_START_TIMEOUT_MS = 120_000;
-
-/** The gzip traineddata file for `lang` in node_modules, or null when not installed. */
-export function tesseractJsDataFile(lang: string): string | null {
-  if (!/^[a-z_]+$/.test(lang)) return null;
-  let pkgDir: string;
-  try {
-    pkgDir = path.dirname(createRequire(import.meta.url).resolve(`@tesseract.js-data/${lang}/package.json`));
-  } catch {
-    return null;
-  }
-  for (const dir of DATA_DIRS) {
-    const file = path.join(pkgDir, dir, `${lang}.traineddata.gz`);
-    try {
-      if (fs.statSync(file).size > 0) return file;
-    } catch {
-      // try the next data set
-    }
-  }
-  return null;
-}
 
 let installedLanguages: Set<string> | null = null;
 
@@ -53,14 +32,6 @@ let installedLanguages: Set<string> | null = null;
 export function tesseractJsLanguages(): Set<string> {
   installedLanguages ??= new Set(TESSERACT_JS_LANGUAGES.filter((l) => tesseractJsDataFile(l) !== null));
   return installedLanguages;
-}
-
-type TesseractModule = typeof Tesseract;
-type Worker = Tesseract.Worker;
-
-async function loadTesseract(): Promise<TesseractModule> {
-  const mod = (await import('tesseract.js')) as unknown as TesseractModule & { default?: TesseractModule };
-  return mod.default ?? mod;
 }
 
 interface JsonWord {
@@ -107,30 +78,16 @@ export function tesseractJsBlocksToOutput(blocks: JsonBlock[] | null | undefined
   return { text, meanConfidence: meanOf(confidences), words };
 }
 
-/** `promise`, or the abort error as soon as `signal` aborts (the work itself goes on). */
-async function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) throw abortError(signal);
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([promise, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-    promise.catch(() => {});
-  }
-}
-
 class TesseractJsEngine implements TesseractEngine {
   readonly name = 'tesseract.js';
   private worker: Promise<Worker> | null = null;
   private workerLangs = '';
   private readonly langDir: string;
+  private readonly orientation: TesseractJsOrientation | null;
 
   constructor(tmpDir: string) {
-    this.langDir = path.join(tmpDir, 'tesseract.js-lang');
+    this.langDir = tesseractJsLangDir(tmpDir);
+    this.orientation = TesseractJsOrientation.available() ? new TesseractJsOrientation(this.langDir) : null;
   }
 
   async languages(): Promise<Set<string>> {
@@ -142,60 +99,11 @@ class TesseractJsEngine implements TesseractEngine {
     return new Set<ImageFormat>(['png', 'jpeg', 'tiff', 'webp']);
   }
 
-  /** Links the traineddata of `langs` into the worker's langPath directory. */
-  private async linkData(langs: string[]): Promise<void> {
-    await fs.promises.mkdir(this.langDir, { recursive: true });
-    for (const lang of langs) {
-      const source = tesseractJsDataFile(lang);
-      if (!source) throw new ExtractionError('OCR_FAILED', `tesseract.js language data "${lang}" is not installed (@tesseract.js-data/${lang})`);
-      const target = path.join(this.langDir, `${lang}.traineddata.gz`);
-      if (fs.existsSync(target)) continue;
-      await fs.promises.rm(target, { force: true });
-      try {
-        await fs.promises.symlink(source, target);
-      } catch {
-        await fs.promises.copyFile(source, target);
-      }
-    }
-  }
-
-  private async startWorker(langs: string[]): Promise<Worker> {
-    await this.linkData(langs);
-    const T = await loadTesseract();
-    let failed: (reason: Error) => void = () => {};
-    const failure = new Promise<never>((_, reject) => {
-      failed = reject;
-    });
-    // Without an errorHandler tesseract.js throws job errors from its message handler, which
-    // would crash the process; with it, the job's own promise rejects as it should.
-    const creating = T.createWorker(langs.join('+'), T.OEM.LSTM_ONLY, {
-      langPath: this.langDir,
-      cacheMethod: 'none',
-      gzip: true,
-      logger: () => {},
-      errorHandler: (e: unknown) => failed(new Error(String(e))),
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the tesseract.js worker did not start')), WORKER_START_TIMEOUT_MS);
-    });
-    try {
-      const worker = await Promise.race([creating, failure, timeout]);
-      failed = () => {};
-      return worker;
-    } catch (err) {
-      void creating.then((w) => w.terminate()).catch(() => {});
-      throw new ExtractionError('OCR_FAILED', `tesseract.js could not start: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
   private async workerFor(langs: string[]): Promise<Worker> {
     const key = langs.join('+');
     if (!this.worker) {
       this.workerLangs = key;
-      const starting = this.startWorker(langs);
+      const starting = startWorker(this.langDir, langs);
       this.worker = starting;
       starting.catch(() => {
         if (this.worker === starting) this.worker = null;
@@ -204,7 +112,7 @@ class TesseractJsEngine implements TesseractEngine {
     }
     const worker = await this.worker;
     if (this.workerLangs !== key) {
-      await this.linkData(langs);
+      await linkData(this.langDir, langs);
       const T = await loadTesseract();
       try {
         await worker.reinitialize(key, T.OEM.LSTM_ONLY);
@@ -224,12 +132,15 @@ class TesseractJsEngine implements TesseractEngine {
     if (worker) await worker.then((w) => w.terminate()).catch(() => {});
   }
 
-  async recognize(file: string, langs: string[], dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognize(file: string, langs: string[], dpi: number | undefined, signal: AbortSignal, layout: TextLayout = 'auto'): Promise<OcrOutput> {
     if (signal.aborted) throw abortError(signal);
-    const image = await fs.promises.readFile(file);
+    let image: Buffer = await fs.promises.readFile(file);
+    // Turned upright first: the LSTM engine reads only upright text.
+    if (layout === 'auto' && this.orientation) image = await this.orientation.upright(image, signal);
     const worker = await raceAbort(this.workerFor(langs), signal);
     // debug_file: Tesseract's diagnostics ("Estimating resolution as ...") go nowhere.
-    const params: Record<string, string> = { tessedit_pageseg_mode: '3', debug_file: '/dev/null' };
+    const psm = layout === 'vertical' ? '5' : '3';
+    const params: Record<string, string> = { tessedit_pageseg_mode: psm, debug_file: '/dev/null' };
     if (dpi) params.user_defined_dpi = String(dpi);
     const job = worker.recognize(image, params as Partial<Tesseract.RecognizeOptions>, { text: true, blocks: true });
     // A WebAssembly job cannot be interrupted: on abort the worker is terminated.
@@ -264,7 +175,7 @@ class TesseractJsEngine implements TesseractEngine {
   }
 
   async close(): Promise<void> {
-    await this.dropWorker();
+    await Promise.all([this.dropWorker(), this.orientation?.close()]);
   }
 }
 

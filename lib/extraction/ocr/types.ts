@@ -13,7 +13,7 @@ export interface OcrOutput {
 export interface OcrService {
   /** Which engine answers: "tesseract-cli", "tesseract.js" or "cloud". */
   readonly engine: string;
-  /** Recognises an image file (PNG, JPEG, TIFF, WebP, BMP). */
+  /** Recognises an image file (PNG, JPEG, TIFF, WebP, BMP, GIF, HEIC/HEIF), turned upright. */
   recognizeImage(path: string, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput>;
   /** Renders one PDF page (1-based) at its embedded image resolution and recognises it. */
   recognizePdfPage(pdfPath: string, page: number, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput>;
