@@ -26,7 +26,8 @@ import { embedderFor } from '@/lib/knowledge-bases/embedder';
 import { runDocumentIndexing } from '@/lib/knowledge-bases/indexing';
 import { hybridSearchKnowledgeBase, searchKnowledgeBase } from '@/lib/knowledge-bases/search';
 import { createKnowledgeBase } from '@/lib/knowledge-bases/service';
-import { insertChunks, prepareChunks } from '@/lib/knowledge-bases/store';
+import { localChunkSource, prepareChunks } from '@/lib/knowledge-bases/prepare';
+import { insertChunks } from '@/lib/knowledge-bases/store';
 import {
   chunkDetails,
   keywordCandidates,
@@ -435,7 +436,8 @@ interface LoadResult {
 /**
  * Indexes documents as the pipeline does — Markdown read, prepareChunks (chunk, embed, analyse)
  * outside any transaction, then insertChunks in a transaction holding the knowledge base's row
- * lock that also marks the document indexed — timing each step.
+ * lock that also marks the document indexed — timing each step. prepareChunks runs on this
+ * thread so its CPU time can be measured (the server runs it in an indexing thread).
  */
 async function bulkLoad(db: Db, kb: KnowledgeBaseRow, embedder: EmbeddingProvider, documents: Seeded['documents']): Promise<LoadResult> {
   const result: LoadResult = { chunks: 0, wallMs: 0, storeMs: 0, prepareCpuMs: 0, tokens: 0, terms: 0, documentTerms: 0 };
@@ -444,28 +446,27 @@ async function bulkLoad(db: Db, kb: KnowledgeBaseRow, embedder: EmbeddingProvide
   await pool(documents, CONCURRENCY, async (doc) => {
     const markdown = await markdownOf(db, doc.id);
     const cpu = process.cpuUsage();
-    const prepared = await prepareChunks(markdown, kb.chunkingStrategy, embedder, doc.metadata);
+    const prepared = await prepareChunks(markdown, kb.chunkingStrategy, embedder, doc.metadata, { maxChunks: Number.POSITIVE_INFINITY });
     const used = process.cpuUsage(cpu);
     result.prepareCpuMs += (used.user + used.system) / 1000;
     const t2 = performance.now();
     await db.transaction(async (tx) => {
       await tx.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)).for('update');
-      await insertChunks(tx, { kbId: kb.id, documentId: doc.id, generation: kb.generation, dimensions: kb.embeddingDimensions }, prepared);
+      const target = { kbId: kb.id, documentId: doc.id, generation: kb.generation, dimensions: kb.embeddingDimensions };
+      await insertChunks(tx, target, localChunkSource(prepared));
       const now = new Date();
       await tx
         .update(kbDocuments)
-        .set({ status: 'indexed', chunkCount: prepared.length, indexedAt: now, updatedAt: now })
+        .set({ status: 'indexed', chunkCount: prepared.count, indexedAt: now, updatedAt: now })
         .where(eq(kbDocuments.id, doc.id));
     });
     result.storeMs += performance.now() - t2;
-    result.chunks += prepared.length;
-    const distinct = new Set<string>();
-    for (const c of prepared) {
+    result.chunks += prepared.count;
+    for (const c of prepared.chunks) {
       result.tokens += c.tokenCount;
       result.terms += c.termCount;
-      for (const term of c.terms.keys()) distinct.add(term);
     }
-    result.documentTerms += distinct.size;
+    for (const entries of prepared.termStats) result.documentTerms += (JSON.parse(entries) as unknown[]).length;
     if (++done % 100 === 0) progress(`${done}/${documents.length} documents, ${int(result.chunks)} chunks`);
   });
   result.wallMs = performance.now() - started;

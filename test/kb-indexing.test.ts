@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as documentRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route';
@@ -9,6 +12,7 @@ import { queryRows } from '@/lib/db/client';
 import { kbChunks, kbDocuments, knowledgeBases } from '@/lib/db/schema';
 import { resetEmbeddingProviders } from '@/lib/embeddings';
 import { useTestApp } from '@/lib/testing/app';
+import { writeTinyModel } from '@/lib/testing/embeddings-tiny-model';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/lib/testing/knowledge-bases';
 
 const app = useTestApp();
@@ -150,6 +154,28 @@ describe('embedding spaces', () => {
       sql`select c.dimensions, vector_dims(c.embedding) as n from kb_chunks c where c.kb_id = ${small}`,
     );
     expect(dims).toEqual([{ dimensions: 128, n: 128 }]);
+  });
+
+  it('indexes with a local transformers model, run in the indexing thread', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-kb-model-'));
+    try {
+      const model = writeTinyModel(dir, 'quarry-test/tiny-bert', 64);
+      const env = { QUARRY_EMBEDDING_PROVIDER: 'transformers', QUARRY_EMBEDDING_MODEL: model.modelId, QUARRY_EMBEDDING_MODEL_DIR: dir };
+      await withEnv(env, async () => {
+        const kbId = await createKb(app, { name: 'local-model' });
+        expect((await getKb(kbId)).embedding).toEqual({ provider: 'transformers', model: model.modelId, dimensions: 64 });
+        const text = 'the finance team approves the invoice payment';
+        const { fileId } = await extractedFile(app, 'model.md', text);
+        const doc = (await addDoc(app, kbId, { file_id: fileId })).body.id;
+        await drainWorkflows(app);
+        expect(await getDoc(kbId, doc)).toMatchObject({ status: 'indexed', chunk_count: 1 });
+        const [stored] = await queryRows<{ embedding: string }>(app.db, sql`select embedding::text from kb_chunks where document_id = ${doc}`);
+        const vector = JSON.parse(stored.embedding) as number[];
+        model.expected(text).forEach((v, i) => expect(vector[i]).toBeCloseTo(v, 5));
+      });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to mix vector spaces: a knowledge base of another provider fails clearly', async () => {

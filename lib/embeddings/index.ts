@@ -1,18 +1,15 @@
 import path from 'node:path';
 import { getConfig } from '@/lib/config';
-import { BUILTIN_DIMENSIONS, BUILTIN_MODEL, createBuiltinEmbedder } from './builtin';
+import { BUILTIN_DIMENSIONS, BUILTIN_MODEL } from './builtin';
 import { getEmbeddingConfig, resetEmbeddingConfig, type OpenAIConfig, type TransformersConfig } from './config';
 import { EmbeddingError } from './errors';
-import { createOpenAIEmbedder, probeDimensions, type OpenAIEmbedderOptions } from './openai';
-import {
-  createTransformersEmbedder,
-  probeTransformersDimensions,
-  resetTransformersModels,
-  type TransformersEmbedderOptions,
-} from './transformers';
+import { probeDimensions, type OpenAIEmbedderOptions } from './openai';
+import { createEmbedder, type EmbedderRecipe } from './recipe';
+import { probeTransformersDimensions, resetTransformersModels, type TransformersEmbedderOptions } from './transformers';
 import type { EmbeddingProvider } from './types';
 
 export { EmbeddingError } from './errors';
+export type { EmbedderRecipe } from './recipe';
 
 /** The vector space of a knowledge base: recorded at creation, never mixed with another. */
 export interface EmbeddingSpec {
@@ -125,26 +122,30 @@ function isSpec(spec: EmbeddingSpec): boolean {
 /**
  * A provider producing vectors in exactly that space, or throws EmbeddingError code
  * 'EMBEDDING_PROVIDER_MISMATCH' naming both the recorded spec and what the server is configured
- * with. builtin specs are always servable (any dimension) whatever the env says; openai and
- * transformers specs only when the env's provider, model and (when known) dimension match.
- * Providers are cached per spec.
+ * with (see embedderRecipeFor). Providers are cached per spec.
  */
 export function embeddingProviderFor(spec: EmbeddingSpec): EmbeddingProvider {
-  if (!isSpec(spec)) {
-    throw new EmbeddingError('EMBEDDING_PROVIDER_MISMATCH', `Not a valid embedding spec: ${JSON.stringify(spec)}`);
-  }
-  const key = `${spec.provider}\u0000${spec.model}\u0000${spec.dimensions}`;
+  const key = `${spec?.provider}\u0000${spec?.model}\u0000${spec?.dimensions}`;
   const cached = providers.get(key);
   if (cached) return cached;
-  const provider = createProvider(spec);
+  const provider = createEmbedder(embedderRecipeFor(spec));
   providers.set(key, provider);
   return provider;
 }
 
-function createProvider(spec: EmbeddingSpec): EmbeddingProvider {
+/**
+ * How to build the provider of that space (for a worker thread), or throws EmbeddingError code
+ * 'EMBEDDING_PROVIDER_MISMATCH'. builtin specs are always servable (any dimension) whatever the
+ * env says; openai and transformers specs only when the env's provider, model and (when known)
+ * dimension match.
+ */
+export function embedderRecipeFor(spec: EmbeddingSpec): EmbedderRecipe {
+  if (!isSpec(spec)) {
+    throw new EmbeddingError('EMBEDDING_PROVIDER_MISMATCH', `Not a valid embedding spec: ${JSON.stringify(spec)}`);
+  }
   if (spec.provider === 'builtin') {
     if (spec.model !== BUILTIN_MODEL) throw mismatch(spec, describeConfigured());
-    return createBuiltinEmbedder(spec.dimensions);
+    return { provider: 'builtin', dimensions: spec.dimensions };
   }
   const config = getEmbeddingConfig();
   const knownDimensions = config.provider === 'builtin' ? undefined : (config.dimensions ?? probed?.value);
@@ -156,8 +157,8 @@ function createProvider(spec: EmbeddingSpec): EmbeddingProvider {
     throw mismatch(spec, describeConfigured());
   }
   return config.provider === 'openai'
-    ? createOpenAIEmbedder({ ...openaiOptions(config), dimensions: spec.dimensions })
-    : createTransformersEmbedder({ ...transformersOptions(config), dimensions: spec.dimensions });
+    ? { provider: 'openai', options: { ...openaiOptions(config), dimensions: spec.dimensions } }
+    : { provider: 'transformers', options: { ...transformersOptions(config), dimensions: spec.dimensions } };
 }
 
 /** For tests: forgets providers, probed dimensions, loaded models and the cached configuration. */

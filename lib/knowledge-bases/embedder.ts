@@ -1,6 +1,6 @@
 import { ApiError } from '@/lib/api/errors';
 import type { KnowledgeBaseRow } from '@/lib/db/schema';
-import { EmbeddingError, embeddingProviderFor, type EmbeddingSpec } from '@/lib/embeddings';
+import { EmbeddingError, embedderRecipeFor, embeddingProviderFor, type EmbedderRecipe, type EmbeddingSpec } from '@/lib/embeddings';
 import type { EmbeddingProvider } from '@/lib/embeddings/types';
 
 export function embeddingSpecOf(kb: KnowledgeBaseRow): EmbeddingSpec {
@@ -14,6 +14,11 @@ export function embeddingSpecOf(kb: KnowledgeBaseRow): EmbeddingSpec {
 /** The embedder of the knowledge base's vector space; throws EmbeddingError when this server cannot produce it. */
 export function embedderFor(kb: KnowledgeBaseRow): EmbeddingProvider {
   return embeddingProviderFor(embeddingSpecOf(kb));
+}
+
+/** How an indexing thread builds that embedder; throws EmbeddingError when this server cannot produce it. */
+export function embedderRecipeOf(kb: KnowledgeBaseRow): EmbedderRecipe {
+  return embedderRecipeFor(embeddingSpecOf(kb));
 }
 
 /** Embedding problems as API errors (search and creation requests). */

@@ -3,27 +3,21 @@ import type { ServiceContext } from '@/lib/context';
 import { extractions, kbDocuments, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';
-import { embedderFor } from './embedder';
-import { deleteChunks, insertChunks, prepareChunks, type PreparedChunk } from './store';
+import { embedderRecipeOf } from './embedder';
+import { IndexingError } from './errors';
+import { withPreparer, type Preparer } from './preparer';
+import { deleteChunks, insertChunks, type ChunkSource } from './store';
 import type { ChunkingStrategy } from './types';
 
 /*
  * Indexing of one document: pending → indexing → indexed | failed. The document's Markdown is
- * chunked and embedded outside any transaction; the chunks are then stored in one transaction
- * holding the knowledge base's row lock, for the active generation and, while a re-index runs,
- * for the generation being built too. When the knowledge base's generations changed in between
- * (a re-index started or swapped), the chunks are prepared again.
+ * chunked and embedded in an indexing thread, outside any transaction; the chunks are then stored
+ * in one transaction holding the knowledge base's row lock, for the active generation and, while
+ * a re-index runs, for the generation being built too. When the knowledge base's generations
+ * changed in between (a re-index started or swapped), the chunks are prepared again.
  */
 
-export class IndexingError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'IndexingError';
-  }
-}
+export { IndexingError } from './errors';
 
 const MAX_PREPARE_ROUNDS = 5;
 
@@ -78,16 +72,15 @@ async function markdownOf(ctx: ServiceContext, doc: KbDocumentRow): Promise<stri
 interface Plan {
   generation: number;
   pendingGeneration: number | null;
-  active: PreparedChunk[];
-  pending: PreparedChunk[] | null;
+  active: ChunkSource;
+  pending: ChunkSource | null;
 }
 
-async function prepareFor(kb: KnowledgeBaseRow, markdown: string, doc: KbDocumentRow): Promise<Plan> {
-  const embedder = embedderFor(kb);
-  const active = await prepareChunks(markdown, kb.chunkingStrategy, embedder, doc.metadata);
-  const pendingStrategy = kb.pendingGeneration !== null ? (kb.pendingChunkingStrategy as ChunkingStrategy) : null;
-  const pending = pendingStrategy ? await prepareChunks(markdown, pendingStrategy, embedder, doc.metadata) : null;
-  return { generation: kb.generation, pendingGeneration: kb.pendingGeneration, active, pending };
+async function prepareFor(preparer: Preparer, kb: KnowledgeBaseRow, markdown: string, doc: KbDocumentRow): Promise<Plan> {
+  const pendingStrategy = kb.pendingGeneration !== null ? (kb.pendingChunkingStrategy as ChunkingStrategy | null) : null;
+  const strategies = pendingStrategy ? [kb.chunkingStrategy, pendingStrategy] : [kb.chunkingStrategy];
+  const [active, pending] = await preparer.prepare({ markdown, strategies, embedder: embedderRecipeOf(kb), metadata: doc.metadata });
+  return { generation: kb.generation, pendingGeneration: kb.pendingGeneration, active, pending: pending ?? null };
 }
 
 export type IndexOutcome = { status: 'indexed' | 'failed' | 'skipped'; chunk_count?: number };
@@ -99,50 +92,7 @@ export type IndexOutcome = { status: 'indexed' | 'failed' | 'skipped'; chunk_cou
  */
 export async function runDocumentIndexing(ctx: ServiceContext, documentId: string): Promise<IndexOutcome> {
   try {
-    for (let round = 0; round < MAX_PREPARE_ROUNDS; round++) {
-      const [doc] = await ctx.db.select().from(kbDocuments).where(eq(kbDocuments.id, documentId));
-      if (!doc || doc.status !== 'indexing') return { status: 'skipped' };
-      const [kb] = await ctx.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId));
-      if (!kb) return { status: 'skipped' };
-      const plan = await prepareFor(kb, await markdownOf(ctx, doc), doc);
-      const outcome = await ctx.db.transaction(async (tx) => {
-        const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId)).for('update');
-        if (!locked) return { status: 'skipped' } as const;
-        if (locked.generation !== plan.generation || locked.pendingGeneration !== plan.pendingGeneration) return null;
-        const [current] = await tx.select().from(kbDocuments).where(eq(kbDocuments.id, documentId)).for('update');
-        if (!current || current.status !== 'indexing') return { status: 'skipped' } as const;
-        const target = { kbId: kb.id, documentId, dimensions: kb.embeddingDimensions };
-        // A run that stored chunks and then crashed before its result was recorded: start over.
-        await deleteChunks(tx, { ...target, generation: plan.generation });
-        await insertChunks(tx, { ...target, generation: plan.generation }, plan.active);
-        if (plan.pendingGeneration !== null && plan.pending) {
-          await deleteChunks(tx, { ...target, generation: plan.pendingGeneration });
-          await insertChunks(tx, { ...target, generation: plan.pendingGeneration }, plan.pending);
-        }
-        const now = new Date();
-        await tx
-          .update(kbDocuments)
-          .set({
-            status: 'indexed',
-            chunkCount: plan.active.length,
-            pendingChunkCount: plan.pending ? plan.pending.length : null,
-            errorCode: null,
-            errorMessage: null,
-            indexedAt: now,
-            updatedAt: now,
-          })
-          .where(eq(kbDocuments.id, documentId));
-        await recordEvent(
-          tx,
-          'document.indexed',
-          { document_id: documentId, kb_id: kb.id, file_id: doc.fileId, chunk_count: plan.active.length },
-          ctx.requestId,
-        );
-        return { status: 'indexed', chunk_count: plan.active.length } as const;
-      });
-      if (outcome) return outcome;
-    }
-    throw new Error('The knowledge base kept changing its index generation while this document was being indexed');
+    return await withPreparer((preparer) => indexWith(ctx, preparer, documentId));
   } catch (err) {
     if (err instanceof IndexingError) {
       await failIndexing(ctx, documentId, err.code, err.message);
@@ -154,6 +104,53 @@ export async function runDocumentIndexing(ctx: ServiceContext, documentId: strin
     }
     throw err;
   }
+}
+
+async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: string): Promise<IndexOutcome> {
+  for (let round = 0; round < MAX_PREPARE_ROUNDS; round++) {
+    const [doc] = await ctx.db.select().from(kbDocuments).where(eq(kbDocuments.id, documentId));
+    if (!doc || doc.status !== 'indexing') return { status: 'skipped' };
+    const [kb] = await ctx.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId));
+    if (!kb) return { status: 'skipped' };
+    const plan = await prepareFor(preparer, kb, await markdownOf(ctx, doc), doc);
+    const outcome = await ctx.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId)).for('update');
+      if (!locked) return { status: 'skipped' } as const;
+      if (locked.generation !== plan.generation || locked.pendingGeneration !== plan.pendingGeneration) return null;
+      const [current] = await tx.select().from(kbDocuments).where(eq(kbDocuments.id, documentId)).for('update');
+      if (!current || current.status !== 'indexing') return { status: 'skipped' } as const;
+      const target = { kbId: kb.id, documentId, dimensions: kb.embeddingDimensions };
+      // A run that stored chunks and then crashed before its result was recorded: start over.
+      await deleteChunks(tx, { ...target, generation: plan.generation });
+      await insertChunks(tx, { ...target, generation: plan.generation }, plan.active);
+      if (plan.pendingGeneration !== null && plan.pending) {
+        await deleteChunks(tx, { ...target, generation: plan.pendingGeneration });
+        await insertChunks(tx, { ...target, generation: plan.pendingGeneration }, plan.pending);
+      }
+      const now = new Date();
+      await tx
+        .update(kbDocuments)
+        .set({
+          status: 'indexed',
+          chunkCount: plan.active.count,
+          pendingChunkCount: plan.pending ? plan.pending.count : null,
+          errorCode: null,
+          errorMessage: null,
+          indexedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(kbDocuments.id, documentId));
+      await recordEvent(
+        tx,
+        'document.indexed',
+        { document_id: documentId, kb_id: kb.id, file_id: doc.fileId, chunk_count: plan.active.count },
+        ctx.requestId,
+      );
+      return { status: 'indexed', chunk_count: plan.active.count } as const;
+    });
+    if (outcome) return outcome;
+  }
+  throw new Error('The knowledge base kept changing its index generation while this document was being indexed');
 }
 
 /** Documents of a knowledge base still to be re-chunked into the pending generation. */

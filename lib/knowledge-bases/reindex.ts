@@ -1,9 +1,12 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
-import { extractions, kbDocuments, knowledgeBases } from '@/lib/db/schema';
-import { embedderFor } from './embedder';
+import { extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { recordEvent } from '@/lib/events';
+import { embedderRecipeOf } from './embedder';
+import { IndexingError } from './errors';
 import { documentsAwaitingReindex } from './indexing';
-import { deleteChunks, dropGeneration, insertChunks, prepareChunks } from './store';
+import { withPreparer, type Preparer } from './preparer';
+import { deleteChunks, dropGeneration, insertChunks, type ChunkSource } from './store';
 import type { ChunkingStrategy } from './types';
 
 /*
@@ -11,7 +14,9 @@ import type { ChunkingStrategy } from './types';
  * pending generation while searches keep reading the active one; documents indexed meanwhile
  * write both (see indexing.ts). When none is left, one transaction makes the pending generation
  * active, moves the chunk counts over and drops the old chunks: a search sees the old index or
- * the new one, never a mix or a gap.
+ * the new one, never a mix or a gap. A document that cannot be indexed with the new strategy (too
+ * many chunks, or over the indexing thread's limits) ends failed and leaves the index at once, so
+ * the re-index can still finish.
  */
 
 export type ReindexProgress = 'superseded' | 'more' | 'ready';
@@ -22,7 +27,18 @@ export async function reindexBatch(ctx: ServiceContext, kbId: string, generation
   if (!kb || kb.pendingGeneration !== generation || !kb.pendingChunkingStrategy) return 'superseded';
   const ids = await documentsAwaitingReindex(ctx, kbId, batch);
   if (ids.length === 0) return 'ready';
-  const embedder = embedderFor(kb);
+  return withPreparer((preparer) => rechunkDocuments(ctx, preparer, kb, generation, ids));
+}
+
+async function rechunkDocuments(
+  ctx: ServiceContext,
+  preparer: Preparer,
+  kb: KnowledgeBaseRow,
+  generation: number,
+  ids: string[],
+): Promise<ReindexProgress> {
+  const embedder = embedderRecipeOf(kb);
+  const strategies = [kb.pendingChunkingStrategy as ChunkingStrategy];
   for (const documentId of ids) {
     const [doc] = await ctx.db
       .select({ doc: kbDocuments, markdown: extractions.markdown })
@@ -30,9 +46,16 @@ export async function reindexBatch(ctx: ServiceContext, kbId: string, generation
       .innerJoin(extractions, eq(extractions.id, kbDocuments.extractionId))
       .where(eq(kbDocuments.id, documentId));
     if (!doc) continue;
-    const chunks = await prepareChunks(doc.markdown ?? '', kb.pendingChunkingStrategy as ChunkingStrategy, embedder, doc.doc.metadata);
+    let chunks: ChunkSource;
+    try {
+      [chunks] = await preparer.prepare({ markdown: doc.markdown ?? '', strategies, embedder, metadata: doc.doc.metadata });
+    } catch (err) {
+      if (!(err instanceof IndexingError)) throw err;
+      if ((await failDocument(ctx, kb.id, generation, documentId, err)) === 'superseded') return 'superseded';
+      continue;
+    }
     const stored = await ctx.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId)).for('update');
+      const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)).for('update');
       if (!locked || locked.pendingGeneration !== generation) return 'superseded' as const;
       const [current] = await tx
         .select()
@@ -40,15 +63,33 @@ export async function reindexBatch(ctx: ServiceContext, kbId: string, generation
         .where(and(eq(kbDocuments.id, documentId), eq(kbDocuments.status, 'indexed'), isNull(kbDocuments.pendingChunkCount)))
         .for('update');
       if (!current) return 'skipped' as const;
-      const target = { kbId, documentId, generation };
+      const target = { kbId: kb.id, documentId, generation };
       await deleteChunks(tx, target);
       await insertChunks(tx, { ...target, dimensions: kb.embeddingDimensions }, chunks);
-      await tx.update(kbDocuments).set({ pendingChunkCount: chunks.length }).where(eq(kbDocuments.id, documentId));
+      await tx.update(kbDocuments).set({ pendingChunkCount: chunks.count }).where(eq(kbDocuments.id, documentId));
       return 'stored' as const;
     });
     if (stored === 'superseded') return 'superseded';
   }
   return 'more';
+}
+
+/** indexed → failed for a document the new strategy cannot index; its chunks go with it. */
+async function failDocument(ctx: ServiceContext, kbId: string, generation: number, documentId: string, err: IndexingError) {
+  return ctx.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId)).for('update');
+    if (!locked || locked.pendingGeneration !== generation) return 'superseded' as const;
+    const [doc] = await tx
+      .update(kbDocuments)
+      .set({ status: 'failed', chunkCount: 0, errorCode: err.code, errorMessage: err.message.slice(0, 2000), updatedAt: new Date() })
+      .where(and(eq(kbDocuments.id, documentId), eq(kbDocuments.status, 'indexed'), isNull(kbDocuments.pendingChunkCount)))
+      .returning();
+    if (!doc) return 'skipped' as const;
+    await deleteChunks(tx, { kbId, documentId, generation: locked.generation });
+    const error = { code: err.code, message: err.message };
+    await recordEvent(tx, 'document.index_failed', { document_id: doc.id, kb_id: kbId, file_id: doc.fileId, status: 'failed', error }, ctx.requestId);
+    return 'failed' as const;
+  });
 }
 
 /** Makes `generation` active once every indexed document has its chunks there. */

@@ -182,6 +182,8 @@ export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Prom
   await ctx.db.transaction(async (tx) => {
     const kb = await findKnowledgeBase(tx, id, { forUpdate: true });
     const counts = (await countsOf(tx, [id])).get(id)!;
+    // Chunks first, in short statements (see store.ts); the cascade then has only documents left.
+    for (const generation of [kb.generation, kb.pendingGeneration]) if (generation !== null) await dropGeneration(tx, id, generation);
     await tx.delete(knowledgeBases).where(eq(knowledgeBases.id, id));
     await recordEvent(
       tx,

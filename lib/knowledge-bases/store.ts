@@ -1,62 +1,33 @@
-import { sql } from 'drizzle-orm';
-import { chunkMarkdown } from '@/lib/chunking';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
-import type { EmbeddingProvider } from '@/lib/embeddings/types';
+import { StatementPacer } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
-import { termVector } from '@/lib/search/analyze';
-import { lexemesLiteral } from '@/lib/search/tsvector';
-import { toVectorLiteral } from '@/lib/search/vectors';
-import type { ChunkingStrategy } from './types';
+import type { ChunkRow, PreparedSummary } from './prepare';
 
 /*
  * Chunks of one document in one index generation, with the BM25 statistics kept beside them
  * (kb_index_stats: chunk and term totals; kb_term_stats: document frequency per term). Callers
  * hold the knowledge base's row lock, so statistics change in step with the chunks.
+ *
+ * A large document is written and deleted in many short statements (lib/db/pacing.ts): on the
+ * embedded database, maintaining the HNSW index alone costs several milliseconds per row, all on
+ * the server's main thread. The statements are written to be planned well without table
+ * statistics, which the embedded database never gathers: rows are deleted by key, and document
+ * frequencies change through upserts (a join of the chunks' terms with kb_term_stats can
+ * otherwise be planned as a nested loop over both).
  */
 
-/** Rows per INSERT: well under PostgreSQL's 65,535 parameters. */
-const INSERT_BATCH = 500;
-/** Texts embedded per call, so a long document's vectors are not all held at once with its text. */
-const EMBED_BATCH = 256;
+const FIRST_INSERT_ROWS = 8;
+/** Well under PostgreSQL's 65,535 parameters (13 per row). */
+const MAX_INSERT_ROWS = 500;
+/** Rows fetched from the indexing thread at a time. */
+const FETCH_ROWS = 128;
+const FIRST_DELETE_ROWS = 50;
+const MAX_DELETE_ROWS = 5000;
 
-export interface PreparedChunk {
-  content: string;
-  metadata: Record<string, unknown>;
-  tokenCount: number;
-  termCount: number;
-  terms: Map<string, number>;
-  vector: string;
-}
-
-/** Chunks, embeds and analyses a document's Markdown. */
-export async function prepareChunks(
-  markdown: string,
-  strategy: ChunkingStrategy,
-  provider: EmbeddingProvider,
-  documentMetadata: Record<string, unknown>,
-): Promise<PreparedChunk[]> {
-  const chunks = await chunkMarkdown(markdown, strategy, { embed: (texts) => provider.embed(texts) });
-  const out: PreparedChunk[] = [];
-  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
-    const batch = chunks.slice(start, start + EMBED_BATCH);
-    const vectors = await provider.embed(batch.map((c) => c.embedText));
-    if (vectors.length !== batch.length) throw new Error(`The embedder returned ${vectors.length} vectors for ${batch.length} texts`);
-    batch.forEach((chunk, i) => {
-      if (vectors[i].length !== provider.dimensions) {
-        throw new Error(`The embedder returned a vector of ${vectors[i].length} dimensions; this knowledge base uses ${provider.dimensions}`);
-      }
-      const terms = termVector(chunk.embedText);
-      out.push({
-        content: chunk.content,
-        metadata: { ...documentMetadata, ...chunk.metadata },
-        tokenCount: chunk.tokenCount,
-        termCount: terms.length,
-        terms: terms.frequencies,
-        vector: toVectorLiteral(vectors[i]),
-      });
-    });
-  }
-  return out;
+/** A document's prepared chunks, fetched a batch at a time (from the indexing thread). */
+export interface ChunkSource extends PreparedSummary {
+  rows(start: number, count: number): Promise<ChunkRow[]>;
 }
 
 export interface ChunkTarget {
@@ -66,72 +37,111 @@ export interface ChunkTarget {
   dimensions: number;
 }
 
-/** Inserts a document's chunks in batches and adds them to the generation's statistics. */
-export async function insertChunks(tx: DbOrTx, target: ChunkTarget, chunks: PreparedChunk[]): Promise<void> {
-  if (chunks.length === 0) return;
-  for (let start = 0; start < chunks.length; start += INSERT_BATCH) {
-    const rows = chunks.slice(start, start + INSERT_BATCH).map(
+/** Adds `delta` to the document frequencies of the terms in `perTerm` (a query of term, n). */
+function upsertDocumentFrequencies(kbId: string, generation: number, perTerm: SQL, delta: SQL): SQL {
+  return sql`insert into kb_term_stats (kb_id, generation, term, df)
+             select ${kbId}, ${generation}, t.term, ${delta} from (${perTerm}) as t
+             on conflict (kb_id, generation, term) do update set df = kb_term_stats.df + excluded.df`;
+}
+
+/** Inserts a document's chunks in short statements and adds them to the generation's statistics. */
+export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: ChunkSource): Promise<void> {
+  if (source.count === 0) return;
+  const pacer = new StatementPacer(FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
+  let buffer: ChunkRow[] = [];
+  let fetched = 0;
+  for (let index = 0; index < source.count; ) {
+    if (buffer.length < pacer.rows && fetched < source.count) {
+      const more = await source.rows(fetched, Math.max(FETCH_ROWS, pacer.rows - buffer.length));
+      fetched += more.length;
+      buffer = buffer.concat(more);
+    }
+    const batch = buffer.splice(0, pacer.rows);
+    if (batch.length === 0) throw new Error(`The indexing thread returned no rows from ${fetched} of ${source.count}`);
+    const values = batch.map(
       (c, i) =>
-        sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${start + i}, ${c.content},
-             ${JSON.stringify(c.metadata)}::jsonb, ${c.tokenCount}, ${c.termCount},
-             ${lexemesLiteral(c.terms.keys())}::tsvector, ${JSON.stringify(Object.fromEntries(c.terms))}::jsonb,
+        sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${index + i}, ${c.content},
+             ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${c.termFreqs}::jsonb,
              ${target.dimensions}, ${c.vector}::vector)`,
     );
-    await tx.execute(
-      sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, content, metadata, token_count, term_count, terms, term_freqs, dimensions, embedding)
-          values ${sql.join(rows, sql`, `)}`,
+    await pacer.run(batch.length, () =>
+      tx.execute(
+        sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, content, metadata, token_count, term_count, terms, term_freqs, dimensions, embedding)
+            values ${sql.join(values, sql`, `)}`,
+      ),
     );
+    index += batch.length;
   }
-  const df = new Map<string, number>();
-  let termTotal = 0;
-  for (const c of chunks) {
-    termTotal += c.termCount;
-    for (const term of c.terms.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-  }
-  const entries = [...df].map(([term, n]) => ({ term, df: n }));
-  for (let start = 0; start < entries.length; start += 5000) {
-    await tx.execute(
-      sql`insert into kb_term_stats (kb_id, generation, term, df)
-          select ${target.kbId}, ${target.generation}, x.term, x.df
-          from jsonb_to_recordset(${JSON.stringify(entries.slice(start, start + 5000))}::jsonb) as x(term text, df int)
-          on conflict (kb_id, generation, term) do update set df = kb_term_stats.df + excluded.df`,
-    );
+  // The indexing thread sized these batches already; the pacer only adds the pauses.
+  const stats = new StatementPacer(1, 1);
+  for (const entries of source.termStats) {
+    const perTerm = sql`select x.term, x.df from jsonb_to_recordset(${entries}::jsonb) as x(term text, df int)`;
+    await stats.run(1, () => tx.execute(upsertDocumentFrequencies(target.kbId, target.generation, perTerm, sql`t.df`)));
   }
   await tx.execute(
     sql`insert into kb_index_stats (kb_id, generation, chunk_total, term_total)
-        values (${target.kbId}, ${target.generation}, ${chunks.length}, ${termTotal})
+        values (${target.kbId}, ${target.generation}, ${source.count}, ${source.termTotal})
         on conflict (kb_id, generation) do update set chunk_total = kb_index_stats.chunk_total + excluded.chunk_total,
           term_total = kb_index_stats.term_total + excluded.term_total`,
   );
 }
 
+let cursors = 0;
+
+/**
+ * Deletes, in short statements, the rows whose keys `keys` selects (as `key`); `remove` deletes
+ * the rows of a batch of keys (an SQL text array) and whatever goes with them. The keys are read
+ * through a cursor: looking them up again for every batch would walk over the index entries of
+ * all rows deleted before in this transaction (they stay until it ends), which makes deleting a
+ * large document take time quadratic in its size. Returns how many keys there were.
+ */
+async function deleteByKeys(tx: DbOrTx, keys: SQL, remove: (batch: SQL) => SQL): Promise<number> {
+  const cursor = sql.raw(`quarry_delete_${++cursors}`);
+  await tx.execute(sql`declare ${cursor} no scroll cursor for ${keys}`);
+  const pacer = new StatementPacer(FIRST_DELETE_ROWS, MAX_DELETE_ROWS);
+  let total = 0;
+  for (;;) {
+    const limit = pacer.rows;
+    const found = await pacer.run(limit, async () => {
+      const rows = await queryRows<{ key: string }>(tx, sql`fetch forward ${sql.raw(String(limit))} from ${cursor}`);
+      if (rows.length > 0) {
+        await tx.execute(remove(sql`array(select jsonb_array_elements_text(${JSON.stringify(rows.map((r) => r.key))}::jsonb))`));
+      }
+      return rows.length;
+    });
+    total += found;
+    if (found < limit) break;
+  }
+  await tx.execute(sql`close ${cursor}`);
+  return total;
+}
+
 /** Deletes a document's chunks of one generation and takes them out of its statistics. Returns how many went. */
 export async function deleteChunks(tx: DbOrTx, target: Omit<ChunkTarget, 'dimensions'>): Promise<number> {
-  const [row] = await queryRows<{ removed: number }>(
+  const perTerm = sql`select u.lexeme as term, count(*)::int as n from gone, unnest(gone.terms) u group by u.lexeme`;
+  return deleteByKeys(
     tx,
-    sql`with gone as (
-          delete from kb_chunks where document_id = ${target.documentId} and generation = ${target.generation}
-          returning terms, term_count
-        ), per_term as (
-          select u.lexeme as term, count(*)::int as n from gone, unnest(gone.terms) u group by u.lexeme
-        ), terms_updated as (
-          update kb_term_stats s set df = s.df - per_term.n from per_term
-          where s.kb_id = ${target.kbId} and s.generation = ${target.generation} and s.term = per_term.term
-          returning 1
-        ), totals_updated as (
+    sql`select id as key from kb_chunks where document_id = ${target.documentId} and generation = ${target.generation}`,
+    (batch) =>
+      sql`with gone as (
+            delete from kb_chunks where id = any(${batch}) returning terms, term_count
+          ), terms_updated as (
+            ${upsertDocumentFrequencies(target.kbId, target.generation, perTerm, sql`-t.n`)}
+          )
           update kb_index_stats set chunk_total = chunk_total - (select count(*) from gone),
             term_total = term_total - (select coalesce(sum(term_count), 0) from gone)
-          where kb_id = ${target.kbId} and generation = ${target.generation}
-          returning 1
-        )
-        select (select count(*) from gone)::int as removed, (select count(*) from terms_updated)::int as t, (select count(*) from totals_updated)::int as s`,
+          where kb_id = ${target.kbId} and generation = ${target.generation}`,
   );
-  return Number(row?.removed ?? 0);
 }
 
 /** Drops a whole generation of a knowledge base: its chunks and statistics. */
 export async function dropGeneration(tx: DbOrTx, kbId: string, generation: number): Promise<void> {
-  await tx.execute(sql`delete from kb_chunks where kb_id = ${kbId} and generation = ${generation}`);
-  await tx.execute(sql`delete from kb_term_stats where kb_id = ${kbId} and generation = ${generation}`);
-  await tx.execute(sql`delete from kb_index_stats where kb_id = ${kbId} and generation = ${generation}`);
+  const where = sql`kb_id = ${kbId} and generation = ${generation}`;
+  await deleteByKeys(tx, sql`select id as key from kb_chunks where ${where}`, (batch) => sql`delete from kb_chunks where id = any(${batch})`);
+  await deleteByKeys(
+    tx,
+    sql`select term as key from kb_term_stats where ${where}`,
+    (batch) => sql`delete from kb_term_stats where ${where} and term = any(${batch})`,
+  );
+  await tx.execute(sql`delete from kb_index_stats where ${where}`);
 }

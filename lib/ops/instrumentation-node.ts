@@ -1,5 +1,6 @@
 import { closeDatabase } from '@/lib/db/client';
 import { getExtractionPool } from '@/lib/extraction/pool';
+import { getIndexingThreads } from '@/lib/knowledge-bases/preparer';
 import { startWorkflowEngine, stopWorkflowEngine } from '@/lib/workflows/engine';
 import { ensureReady } from './startup';
 
@@ -11,9 +12,11 @@ export async function startQuarry(): Promise<void> {
     console.error(`Quarry could not start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
-  // The server calls this on SIGTERM/SIGINT: stop taking work, stop extractions, close the database.
+  // The server calls this on SIGTERM/SIGINT: stop taking work, stop extractions and indexing
+  // (their runs are retried at the next start), close the database.
   (globalThis as { __quarryShutdown?: () => Promise<void> }).__quarryShutdown = async () => {
     await getExtractionPool().close();
+    await getIndexingThreads().close();
     await stopWorkflowEngine();
     await closeDatabase();
   };

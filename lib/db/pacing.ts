@@ -1,0 +1,42 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/*
+ * Long writes as a series of short statements, so that the server keeps answering meanwhile.
+ * The embedded database (PGlite) runs each statement on the server's main thread, and its answers
+ * arrive as resolved promises, not I/O: statements awaited one after another would run back to
+ * back, and a request (which takes several turns of the event loop) would wait for all of them.
+ * So each statement is sized by how long the previous one took, and afterwards the event loop is
+ * left idle for a share of the time the statement kept it busy. On PostgreSQL a statement keeps
+ * the event loop busy for almost nothing, so there is almost no pause, and the sizing only
+ * decides the number of round trips.
+ */
+
+/** How long one statement should run. */
+const TARGET_STATEMENT_MS = 40;
+/** Idle time after a statement, as a share of the time it kept the event loop busy. */
+const IDLE_SHARE = 0.25;
+
+export class StatementPacer {
+  /** Rows for the next statement. */
+  rows: number;
+
+  constructor(
+    first: number,
+    private readonly max: number,
+  ) {
+    this.rows = first;
+  }
+
+  /** Runs a statement of `rows` rows, sizes the next one from its time, then pauses. */
+  async run<T>(rows: number, statement: () => Promise<T>): Promise<T> {
+    const before = performance.eventLoopUtilization();
+    const started = performance.now();
+    const result = await statement();
+    const fitting = (Math.max(rows, 1) * TARGET_STATEMENT_MS) / Math.max(performance.now() - started, 1);
+    // Half way towards the new estimate, so one slow or fast statement does not swing it.
+    this.rows = Math.max(1, Math.min(this.max, Math.round((Math.max(rows, 1) + fitting) / 2)));
+    await sleep(performance.eventLoopUtilization(before).active * IDLE_SHARE);
+    return result;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The indexing thread: prepares a document's chunks (prepare.ts) for one session at a time and
+ * keeps them until the server has fetched their rows or starts the next document. Bundled into
+ * .quarry/indexing-thread.mjs (lib/workers/bundle.ts) and run by lib/knowledge-bases/preparer.ts.
+ */
+import type { ChunkingStrategy } from '@/lib/chunking';
+import { createEmbedder, type EmbedderRecipe } from '@/lib/embeddings/recipe';
+import { serveRequests } from '@/lib/workers/thread-serve';
+import { chunkRows, prepareChunks, summaryOf, type PreparedChunks, type PrepareLimits } from './prepare';
+
+export type PrepareThreadMessage =
+  | {
+      type: 'prepare';
+      markdown: string;
+      /** One set of chunks per strategy (the active generation's, and a re-index's). */
+      strategies: ChunkingStrategy[];
+      embedder: EmbedderRecipe;
+      metadata: Record<string, unknown>;
+      limits: PrepareLimits;
+    }
+  | { type: 'rows'; set: number; start: number; count: number }
+  | { type: 'release' };
+
+let prepared: PreparedChunks[] = [];
+
+serveRequests(async (message: PrepareThreadMessage) => {
+  switch (message.type) {
+    case 'prepare': {
+      prepared = [];
+      const provider = createEmbedder(message.embedder);
+      for (const strategy of message.strategies) {
+        prepared.push(await prepareChunks(message.markdown, strategy, provider, message.metadata, message.limits));
+      }
+      return prepared.map(summaryOf);
+    }
+    case 'rows': {
+      const set = prepared[message.set];
+      if (!set) throw new Error(`No prepared chunks numbered ${message.set}`);
+      return chunkRows(set, message.start, message.count);
+    }
+    case 'release':
+      prepared = [];
+      return null;
+  }
+});

@@ -1,0 +1,119 @@
+import { chunkMarkdown, type ChunkingStrategy } from '@/lib/chunking';
+import type { EmbeddingProvider } from '@/lib/embeddings/types';
+import { termVector } from '@/lib/search/analyze';
+import { lexemesLiteral } from '@/lib/search/tsvector';
+import { toVectorLiteral } from '@/lib/search/vectors';
+import { IndexingError } from './errors';
+import type { ChunkSource } from './store';
+
+/*
+ * Chunking, embedding and keyword analysis of one document's Markdown: the CPU work of indexing.
+ * It runs in an indexing thread (prepare-thread.ts), which keeps the result and hands it to the
+ * server a batch of rows at a time while they are written (store.ts), so the server never holds
+ * a whole large document's chunks. Rows are kept in the form the INSERT takes (JSON and tsvector
+ * text); vectors stay numbers until their batch is asked for.
+ */
+
+/** Texts embedded per call, so a long document's vectors are not all requested at once. */
+const EMBED_BATCH = 256;
+/** Terms per kb_term_stats upsert statement. */
+export const TERM_STATS_BATCH = 2000;
+
+/** One chunk as the INSERT into kb_chunks takes it. */
+export interface ChunkRow {
+  content: string;
+  /** JSON object: the document's metadata plus page, section and chunk_index. */
+  metadata: string;
+  tokenCount: number;
+  termCount: number;
+  /** tsvector text of the distinct terms. */
+  lexemes: string;
+  /** JSON object term → frequency. */
+  termFreqs: string;
+  /** pgvector text. */
+  vector: string;
+}
+
+type HeldChunk = Omit<ChunkRow, 'vector'> & { vector: number[] };
+
+/** What the server needs before writing: counts and the BM25 statistics to add. */
+export interface PreparedSummary {
+  count: number;
+  termTotal: number;
+  /** JSON arrays of {term, df}, at most TERM_STATS_BATCH each. */
+  termStats: string[];
+}
+
+export interface PreparedChunks extends PreparedSummary {
+  chunks: HeldChunk[];
+}
+
+export interface PrepareLimits {
+  maxChunks: number;
+}
+
+function tooManyChunks(count: number, strategy: ChunkingStrategy, max: number): IndexingError {
+  return new IndexingError(
+    'TOO_MANY_CHUNKS',
+    `This document makes ${count.toLocaleString('en-US')} chunks with the chunking strategy ${strategy.type} (chunk_size ${strategy.chunk_size}), ` +
+      `more than the limit of ${max.toLocaleString('en-US')} chunks per document (QUARRY_INDEXING_MAX_CHUNKS): ` +
+      `split the document, or use a larger chunk_size`,
+  );
+}
+
+/** Chunks, embeds and analyses a document's Markdown; fails with TOO_MANY_CHUNKS before embedding when it is over the limit. */
+export async function prepareChunks(
+  markdown: string,
+  strategy: ChunkingStrategy,
+  provider: EmbeddingProvider,
+  documentMetadata: Record<string, unknown>,
+  limits: PrepareLimits,
+): Promise<PreparedChunks> {
+  const chunks = await chunkMarkdown(markdown, strategy, { embed: (texts) => provider.embed(texts) });
+  if (chunks.length > limits.maxChunks) throw tooManyChunks(chunks.length, strategy, limits.maxChunks);
+  const held: HeldChunk[] = [];
+  const df = new Map<string, number>();
+  let termTotal = 0;
+  for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+    const batch = chunks.slice(start, start + EMBED_BATCH);
+    const vectors = await provider.embed(batch.map((c) => c.embedText));
+    if (vectors.length !== batch.length) throw new Error(`The embedder returned ${vectors.length} vectors for ${batch.length} texts`);
+    batch.forEach((chunk, i) => {
+      if (vectors[i].length !== provider.dimensions) {
+        throw new Error(`The embedder returned a vector of ${vectors[i].length} dimensions; this knowledge base uses ${provider.dimensions}`);
+      }
+      const terms = termVector(chunk.embedText);
+      termTotal += terms.length;
+      for (const term of terms.frequencies.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+      held.push({
+        content: chunk.content,
+        metadata: JSON.stringify({ ...documentMetadata, ...chunk.metadata }),
+        tokenCount: chunk.tokenCount,
+        termCount: terms.length,
+        lexemes: lexemesLiteral(terms.frequencies.keys()),
+        termFreqs: JSON.stringify(Object.fromEntries(terms.frequencies)),
+        vector: vectors[i],
+      });
+    });
+  }
+  const entries = [...df].map(([term, n]) => ({ term, df: n }));
+  const termStats: string[] = [];
+  for (let start = 0; start < entries.length; start += TERM_STATS_BATCH) {
+    termStats.push(JSON.stringify(entries.slice(start, start + TERM_STATS_BATCH)));
+  }
+  return { count: held.length, termTotal, termStats, chunks: held };
+}
+
+export function summaryOf(prepared: PreparedChunks): PreparedSummary {
+  return { count: prepared.count, termTotal: prepared.termTotal, termStats: prepared.termStats };
+}
+
+/** Rows [start, start + count) ready for the INSERT. */
+export function chunkRows(prepared: PreparedChunks, start: number, count: number): ChunkRow[] {
+  return prepared.chunks.slice(start, start + count).map((c) => ({ ...c, vector: toVectorLiteral(c.vector) }));
+}
+
+/** The prepared chunks as a source read on this thread (benchmarks and tests; the server reads them from its indexing thread). */
+export function localChunkSource(prepared: PreparedChunks): ChunkSource {
+  return { ...summaryOf(prepared), rows: async (start, count) => chunkRows(prepared, start, count) };
+}
