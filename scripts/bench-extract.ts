@@ -1,5 +1,7 @@
 // npm run bench:extract — extraction speed against poppler's pdftotext and the tesseract CLI, and
-// the text similarity of every fixture document against its reference Markdown.
+// the quality of every fixture document against its reference Markdown: text similarity, heading
+// recall (with level agreement) and table cell F1, per fixture and as the mean per folder.
+// BENCH_PDF=/path/to/file.pdf also times that PDF (simple and normal mode, once each).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,10 +10,12 @@ import { extractDocument } from '@/lib/extraction/engine';
 import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { createTesseractCliEngine, createTesseractJsEngine, probeTesseractCli } from '@/lib/extraction/ocr';
 import { textSimilarity } from '@/lib/extraction/quality';
+import { headingRecall, tableCellF1 } from '@/lib/extraction/structure-quality';
 import type { ExtractionMode, ExtractResult } from '@/lib/extraction/types';
 import { FILE_TYPES } from '@/lib/files/types';
 import { FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { buildTextDocument } from '@/lib/testing/pdf-fixture';
+import { buildStructuredReport } from '@/lib/testing/pdf-report-fixture';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -149,25 +153,90 @@ function samples(): Sample[] {
   return list;
 }
 
+function fmt(value: number | null, digits = 3): string {
+  return value === null ? '—' : value.toFixed(digits);
+}
+
+function mean(values: (number | null)[]): number | null {
+  const xs = values.filter((v): v is number => v !== null);
+  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
+}
+
+interface Scores {
+  similarity: number | null;
+  headings: number | null;
+  levels: number | null;
+  tables: number | null;
+}
+
 async function quality() {
-  console.log('\nText similarity against the reference Markdown (normal mode)');
-  for (const sample of samples()) {
+  // A generated report with numbered and bold headings, running headers, ruled, partially ruled
+  // and borderless tables (its reference Markdown is written with it), beside the fixtures.
+  const report = buildStructuredReport();
+  const generated = path.join(tmp, 'structured-report.pdf');
+  fs.writeFileSync(generated, report.pdf);
+  fs.writeFileSync(path.join(tmp, 'structured-report.md'), report.markdown);
+  const list = [...samples(), { file: generated, reference: path.join(tmp, 'structured-report.md'), goal: 0.95 }];
+
+  console.log('\nQuality against the reference Markdown (normal mode): text similarity, heading recall (found/total),');
+  console.log('heading level agreement, table cell F1; "—" where the reference has no headings / tables');
+  console.log(`  ${'fixture'.padEnd(38)} ${'similarity'.padStart(10)} ${'headings'.padStart(12)} ${'levels'.padStart(7)} ${'table F1'.padStart(9)}`);
+  const byFolder = new Map<string, Scores[]>();
+  for (const sample of list) {
+    const name = sample.file === generated ? 'generated/structured-report.pdf' : path.relative(FIXTURES_DIR, sample.file);
+    const folder = name.split('/')[0];
     let line: string;
     try {
       const result = await extract(sample.file, sample.mode ?? 'normal', sample.language);
-      const score = textSimilarity(result.markdown, fs.readFileSync(sample.reference, 'utf8'));
-      const verdict = sample.goal === undefined ? '' : score >= sample.goal ? `  goal ${sample.goal} met` : `  goal ${sample.goal} MISSED`;
-      line = `${score.toFixed(3)}${verdict}`;
+      const reference = fs.readFileSync(sample.reference, 'utf8');
+      const similarity = textSimilarity(result.markdown, reference);
+      const isMarkdown = sample.reference.endsWith('.md');
+      const h = isMarkdown ? headingRecall(result.markdown, reference) : null;
+      const t = isMarkdown ? tableCellF1(result.markdown, reference) : null;
+      const scores: Scores = { similarity, headings: h?.recall ?? null, levels: h?.levelAgreement ?? null, tables: t?.f1 ?? null };
+      byFolder.set(folder, [...(byFolder.get(folder) ?? []), scores]);
+      const verdict = sample.goal === undefined ? '' : similarity >= sample.goal ? `  goal ${sample.goal} met` : `  goal ${sample.goal} MISSED`;
+      const found = h && h.total ? `${fmt(h.recall, 2)} ${h.found}/${h.total}` : '—';
+      line = `${fmt(similarity).padStart(10)} ${found.padStart(12)} ${fmt(scores.levels, 2).padStart(7)} ${fmt(scores.tables).padStart(9)}${verdict}`;
     } catch (err) {
       line = `failed: ${(err as Error).message}`;
     }
-    console.log(`  ${path.relative(FIXTURES_DIR, sample.file).padEnd(38)} ${line}`);
+    console.log(`  ${name.padEnd(38)} ${line}`);
+  }
+  console.log('  mean per folder');
+  for (const [folder, scores] of byFolder) {
+    const cols = [
+      fmt(mean(scores.map((s) => s.similarity))).padStart(10),
+      fmt(mean(scores.map((s) => s.headings)), 2).padStart(12),
+      fmt(mean(scores.map((s) => s.levels)), 2).padStart(7),
+      fmt(mean(scores.map((s) => s.tables))).padStart(9),
+    ];
+    console.log(`  ${`${folder}/`.padEnd(38)} ${cols.join(' ')}`);
+  }
+}
+
+/** BENCH_PDF: pages per second of one given PDF in the worker process, as the server runs it. */
+async function fileSpeed(file: string) {
+  console.log(`\n${path.basename(file)} (one run per mode, in the extraction worker process)`);
+  const pool = new ExtractionWorkerPool();
+  try {
+    // Warm-up on the generated document: process, threads, module loading.
+    await extractInWorker(pool, path.join(tmp, `born-digital-${PAGES}.pdf`), 'simple');
+    for (const mode of ['simple', 'normal'] as const) {
+      const started = performance.now();
+      const result = await extractInWorker(pool, file, mode);
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`  quarry ${mode.padEnd(9)} ${(result.totalPages / seconds).toFixed(1).padStart(8)} pages/s (${result.totalPages} pages, ${seconds.toFixed(1)} s)`);
+    }
+  } finally {
+    await pool.close();
   }
 }
 
 async function main() {
   try {
     await speed();
+    if (process.env.BENCH_PDF) await fileSpeed(path.resolve(process.env.BENCH_PDF));
     await ocrSpeed();
     await quality();
   } finally {

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,11 +95,11 @@ describe('born-digital fixtures', () => {
   });
 
   // Floors measured on these fixtures (code_and_formula 0.983, picture_classification 1.000,
-  // right_to_left_01 0.989), rounded down a little.
+  // right_to_left_01 1.000), rounded down a little.
   it.each([
     ['code_and_formula', 0.975, 2],
     ['picture_classification', 0.99, 2],
-    ['right_to_left_01', 0.98, 1],
+    ['right_to_left_01', 0.995, 1],
   ])('%s.pdf reaches similarity ≥ %s with its reference', async (name, floor, pages) => {
     const result = await run(path.join(PDF_DIR, `${name}.pdf`));
     const reference = fs.readFileSync(path.join(PDF_DIR, `${name}.md`), 'utf8');
@@ -626,26 +625,15 @@ describe('damaged, encrypted and unusual files', () => {
   });
 });
 
-describe('speed', () => {
-  it('extracts a generated 100-page report quickly (compared with pdftotext)', async () => {
+describe('a long document', () => {
+  // Speed is measured by npm run bench:extract, not asserted here (timings depend on the machine).
+  it('extracts a generated 100-page report with every page, heading and paragraph', async () => {
     const file = path.join(tmp, 'report-100.pdf');
     fs.writeFileSync(file, buildTextDocument(100));
-    await run(path.join(BAD_DIR, 'issue1293r.pdf')); // pdf.js loaded
-    const started = performance.now();
     const result = await run(file);
-    const ms = performance.now() - started;
     expect(result.totalPages).toBe(100);
     expect(pageMarkers(result.markdown)).toHaveLength(100);
     expect(result.markdown.match(/^## Section \d+: Quarterly results$/gm)).toHaveLength(100);
     expect(result.markdown).toContain('End of paragraph 4 on page 100.');
-    let reference = 'pdftotext not installed';
-    if (fs.existsSync('/usr/bin/pdftotext')) {
-      const t0 = performance.now();
-      execFileSync('/usr/bin/pdftotext', [file, path.join(tmp, 'report-100.txt')]);
-      const popplerMs = performance.now() - t0;
-      reference = `pdftotext ${popplerMs.toFixed(0)} ms (${(100 / (popplerMs / 1000)).toFixed(0)} pages/s)`;
-    }
-    console.log(`100 pages: ${ms.toFixed(0)} ms (${(100 / (ms / 1000)).toFixed(0)} pages/s); ${reference}`);
-    expect(ms).toBeLessThan(15_000);
   });
 });

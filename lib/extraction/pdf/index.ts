@@ -36,11 +36,14 @@ import {
   readPdfFile,
   toExtractionError,
   type PdfDocument,
-  type PdfLoadingTask,
   type PdfPage,
   type Pdfjs,
 } from './pdfjs';
 import { buildFrames, fontFlagsFromName, type FontFlags, type FontStyleLike, type TextItemLike } from './runs';
+import { ligatureRepairs, repairLigatureWords } from './rtl-ligatures';
+import { Probe } from './probe';
+
+export { Probe };
 import { extractInThreads, planThreads } from './threads';
 import { detectBorderedTables, type DetectedTable } from './tables';
 
@@ -226,11 +229,17 @@ async function textLayerPage(
     // cells), and for the names (bold, monospace) of fonts not seen on earlier pages.
     const unknownFont = content.items.some((it) => 'fontName' in it && !fonts.has(it.fontName) && /\S/.test(it.str));
     const tableCue = options.extract_tables && hasSeparatedPieces(content.items);
+    // Right-to-left text needs the glyphs to put ligatures in logical order (rtl-ligatures.ts).
+    const rtlText = content.items.some((it) => 'dir' in it && it.dir === 'rtl' && /[\u0600-\u06ff]/.test(it.str));
     let graphics: PageGraphics | null = null;
-    if (unknownFont || tableCue) {
+    if (unknownFont || tableCue || rtlText) {
       const opList = await abortable(page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), signal);
       for (const id of Object.keys(content.styles)) if (!fonts.has(id)) fonts.set(id, fontFlagsFromName(fontName(page, id)));
       if (options.extract_tables) graphics = analyzeOperatorList(opList, pdfjs.OPS as unknown as Record<string, number>, vp);
+      if (rtlText) {
+        const repairs = ligatureRepairs(opList.fnArray, opList.argsArray, pdfjs.OPS.showText);
+        for (const it of content.items) if ('dir' in it && it.dir === 'rtl') it.str = repairLigatureWords(it.str, repairs);
+      }
     }
     const fontFlags = (id: string) => fonts.get(id) ?? null;
     const frames = buildFrames(content.items, content.styles as Record<string, FontStyleLike>, vp, fontFlags, pdfjs.normalizeUnicode);
@@ -331,57 +340,5 @@ async function runOcr(ocr: OcrService, input: ExtractInput, n: number, tally: Oc
     throwIfAborted(input.signal);
     if (err instanceof ExtractionError && (err.code === 'CANCELLED' || err.code === 'EXTRACTION_TIMEOUT')) throw err;
     return null;
-  }
-}
-
-/**
- * A second view of the document that keeps images (the main one skips them for speed), opened
- * from the file on first use, to tell scanned pages from blank ones.
- */
-export class Probe {
-  private task: PdfLoadingTask | null = null;
-  private doc: Promise<PdfDocument> | null = null;
-
-  constructor(
-    private readonly pdfjs: Pdfjs,
-    private readonly dir: string,
-    private readonly file: string,
-    private readonly signal: AbortSignal,
-  ) {}
-
-  private open(): Promise<PdfDocument> {
-    this.doc ??= readPdfFile(this.file).then((bytes) => {
-      this.task = openDocument(this.pdfjs, this.dir, bytes, { maxImageSize: -1 });
-      return this.task.promise;
-    });
-    return this.doc;
-  }
-
-  /** Image statistics of page `n`, or null when they cannot be read. */
-  async images(n: number): Promise<PageGraphics | null> {
-    try {
-      const doc = await abortable(this.open(), this.signal);
-      const page = await abortable(doc.getPage(n), this.signal);
-      try {
-        const vp = page.getViewport({ scale: 1 });
-        const opList = await abortable(page.getOperatorList({ annotationMode: this.pdfjs.AnnotationMode.DISABLE }), this.signal);
-        return analyzeOperatorList(opList, this.pdfjs.OPS as unknown as Record<string, number>, {
-          transform: vp.transform,
-          width: vp.width,
-          height: vp.height,
-        });
-      } finally {
-        page.cleanup();
-      }
-    } catch (err) {
-      throwIfAborted(this.signal);
-      if (err instanceof ExtractionError) throw err;
-      return null;
-    }
-  }
-
-  async destroy(): Promise<void> {
-    await this.doc?.catch(() => {});
-    await this.task?.destroy().catch(() => {});
   }
 }

@@ -5,76 +5,13 @@
 import { pageMarker } from '../types';
 import type { Block, Span } from './blocks';
 import { spansText } from './blocks';
+import { planHeadings, type HeadingPlan } from './headings';
 import { renderTable } from './tables';
 import { joinLines } from './text';
 
 export interface PageBlocks {
   page: number;
   blocks: Block[];
-}
-
-type TextBlock = Extract<Block, { kind: 'text' }>;
-
-function sizeKey(size: number): number {
-  return Math.round(size * 2) / 2;
-}
-
-interface HeadingPlan {
-  level(block: TextBlock): number;
-}
-
-function planHeadings(pages: PageBlocks[]): HeadingPlan {
-  const weights = new Map<number, number>();
-  let boldChars = 0;
-  let allChars = 0;
-  for (const p of pages)
-    for (const b of p.blocks) {
-      if ((b.kind === 'text' || b.kind === 'list') && b.size > 0) {
-        const chars = b.kind === 'text' ? b.chars : spansText(b.spans).length;
-        weights.set(sizeKey(b.size), (weights.get(sizeKey(b.size)) ?? 0) + chars);
-        allChars += chars;
-        if (b.kind === 'text' && b.bold) boldChars += chars;
-      }
-    }
-  let body = 0;
-  let bestW = -1;
-  for (const [size, w] of weights) if (w > bestW || (w === bestW && size < body)) [body, bestW] = [size, w];
-  if (body <= 0) return { level: () => 0 };
-
-  const isCandidate = (b: TextBlock) => {
-    const text = spansText(b.spans).trim();
-    if (b.lines > 3 || text.length > 200 || text.length < 2) return false;
-    if (!/\p{L}/u.test(text) || /[,;]$/.test(text)) return false;
-    if (/(?:\.\s?){4,}\s*\S{0,6}$/.test(text)) return false; // a table-of-contents entry
-    return true;
-  };
-  const headingSizes: number[] = [];
-  for (const p of pages)
-    for (const b of p.blocks) if (b.kind === 'text' && b.size >= body * 1.1 && isCandidate(b)) headingSizes.push(sizeKey(b.size));
-  // Distinct sizes, largest first, sizes within 5% merged.
-  const levels: number[] = [];
-  for (const s of [...new Set(headingSizes)].sort((a, b) => b - a)) {
-    if (levels.length === 0 || levels[levels.length - 1] - s > levels[levels.length - 1] * 0.05) levels.push(s);
-  }
-  const boldUsable = allChars > 0 && boldChars < allChars * 0.5;
-  return {
-    level(b) {
-      if (!isCandidate(b)) return 0;
-      if (b.size >= body * 1.1) {
-        let idx = levels.length - 1;
-        for (let i = 0; i < levels.length; i++) {
-          if (sizeKey(b.size) >= levels[i] - levels[i] * 0.05) {
-            idx = i;
-            break;
-          }
-        }
-        return 2 + Math.min(2, Math.max(0, idx));
-      }
-      const text = spansText(b.spans).trim();
-      if (boldUsable && b.bold && b.lines <= 2 && text.length <= 120 && !/[.:]$/.test(text)) return 2 + Math.min(2, levels.length);
-      return 0;
-    },
-  };
 }
 
 const BLOCK_START = /^(#{1,6}(\s|$)|>|[-+*](\s|$)|\d{1,9}[.)](\s|$)|```|~~~|\||={3,}\s*$|-{3,}\s*$)/;
@@ -163,7 +100,7 @@ function renderBlocks(blocks: Block[], plan: HeadingPlan): string {
  * three pages ("Chapter 2: Methods 17" on page 20, "… 18" on page 21).
  */
 function dropRepeatedFurniture(pages: PageBlocks[]): void {
-  if (pages.length < 3) return;
+  if (pages.length < 2) return;
   const counts = new Map<string, number>();
   const offsets = new Map<number, number>();
   for (const p of pages) {
@@ -177,7 +114,8 @@ function dropRepeatedFurniture(pages: PageBlocks[]): void {
     for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
     for (const o of seenOffsets) offsets.set(o, (offsets.get(o) ?? 0) + 1);
   }
-  const threshold = Math.max(3, Math.ceil(pages.length * 0.5));
+  // Odd and even pages often carry different headers: each repeats on about half of the pages.
+  const threshold = Math.max(2, Math.ceil(pages.length * 0.4));
   let bestOffset: number | null = null;
   let bestCount = 2;
   for (const [o, n] of offsets) if (n > bestCount) [bestOffset, bestCount] = [o, n];

@@ -54,7 +54,8 @@ export interface FontFlags {
   mono: boolean;
 }
 
-const BOLD_NAME = /bold|black|heavy|demi|semibd|extrabd|ultrabd|(?:^|[+\-,_])(?:cmbx|cmssbx|sfbx|cmb\d|ptmb|phvb|pplb)|[-,]bd\b|[-,]b\b/i;
+// "-Medi" is the bold of URW's Nimbus fonts (LaTeX's Times): NimbusRomNo9L-Medi.
+const BOLD_NAME = /bold|black|heavy|demi|semibd|extrabd|ultrabd|-medi(?:ital)?$|(?:^|[+\-,_])(?:cmbx|cmssbx|sfbx|cmb\d|ptmb|phvb|pplb)|[-,]bd\b|[-,]b\b/i;
 const MONO_NAME = /courier|mono|nimbusmon|consol|menlo|inconsolata|lucidaconsole|cousine|(?:^|[+\-_])(?:cmtt|sftt|lmtt|cmitt|cmsltt|pcrr|pcrb)|typewriter|fixedsys/i;
 
 /** Bold and monospace from a PostScript font name such as "ABCDEF+Helvetica-Bold". */

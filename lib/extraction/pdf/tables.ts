@@ -1,8 +1,8 @@
 /**
  * Table detection. Bordered tables come from ruling lines in the operator list: lines that cross
- * each other form a grid, the text inside each grid cell becomes that cell. Borderless tables are
- * runs of at least three consecutive lines whose pieces line up in the same columns. Both are
- * conservative: a framed paragraph, a code listing box or justified prose must not turn into a
+ * each other form a grid, the text inside each grid cell becomes that cell. Borderless tables
+ * (tables-borderless.ts) are runs of consecutive lines whose pieces line up in the same columns.
+ * Both are conservative: a framed paragraph, a code listing box or justified prose must not turn into a
  * table.
  */
 import type { HLine, PageGraphics, VLine } from './graphics';
@@ -113,6 +113,96 @@ export function runsToText(runs: Run[]): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** Whether a vertical rule at `x` covers most of [y0, y1]. */
+function vRuleAt(vs: VLine[], x: number, y0: number, y1: number): boolean {
+  let covered = 0;
+  for (const v of vs) if (Math.abs(v.x - x) <= TOL) covered += Math.max(0, Math.min(v.y1, y1) - Math.max(v.y0, y0));
+  return covered >= 0.6 * (y1 - y0);
+}
+
+/** Whether a horizontal rule at `y` covers most of [x0, x1]. */
+function hRuleAt(hs: HLine[], y: number, x0: number, x1: number): boolean {
+  let covered = 0;
+  for (const h of hs) if (Math.abs(h.y - y) <= TOL) covered += Math.max(0, Math.min(h.x1, x1) - Math.max(h.x0, x0));
+  return covered >= 0.6 * (x1 - x0);
+}
+
+/**
+ * Cell texts of a ruled grid. Neighbouring grid cells without a rule between them form one
+ * spanning cell (a header over two columns, a label over two rows); its text is written into every
+ * grid position it covers, as GFM has no spans.
+ */
+function spanCells(cells: Run[][][], c: { xs: number[]; ys: number[]; h: HLine[]; v: VLine[] }): string[][] {
+  const nr = cells.length;
+  const nc = cells[0].length;
+  const parent = new Int32Array(nr * nc).map((_, i) => i);
+  for (let r = 0; r < nr; r++)
+    for (let k = 0; k < nc; k++) {
+      if (k + 1 < nc && !vRuleAt(c.v, c.xs[k + 1], c.ys[r], c.ys[r + 1])) {
+        const a = find(parent, r * nc + k);
+        const b = find(parent, r * nc + k + 1);
+        if (a !== b) parent[b] = a;
+      }
+      if (r + 1 < nr && !hRuleAt(c.h, c.ys[r + 1], c.xs[k], c.xs[k + 1])) {
+        const a = find(parent, r * nc + k);
+        const b = find(parent, (r + 1) * nc + k);
+        if (a !== b) parent[b] = a;
+      }
+    }
+  const groups = new Map<number, Run[]>();
+  for (let i = 0; i < nr * nc; i++) {
+    const root = find(parent, i);
+    const list = groups.get(root) ?? [];
+    list.push(...cells[Math.floor(i / nc)][i % nc]);
+    groups.set(root, list);
+  }
+  const texts = new Map<number, string>();
+  for (const [root, runs] of groups) texts.set(root, runsToText(runs));
+  return cells.map((row, r) => row.map((_, k) => texts.get(find(parent, r * nc + k)) ?? ''));
+}
+
+/**
+ * Tables ruled between columns but not between rows (a rule under the header only, as financial
+ * statements are set) have one tall grid row holding many text lines. When several of its lines
+ * fill two or more columns each, those lines are rows: a boundary (and a rule, so that they do
+ * not merge as a spanning cell) is added between them. A cell wrapped over two lines in an
+ * otherwise ruled table fills one column per line and stays one cell.
+ */
+function splitUnruledRows(c: { xs: number[]; ys: number[]; h: HLine[]; x0: number; x1: number; top: number; bottom: number }, runs: Run[], taken: Set<Run>): void {
+  const extra: number[] = [];
+  const gridRows = c.ys.length - 1;
+  for (let ri = 0; ri < gridRows; ri++) {
+    const inRow = runs.filter((r) => {
+      if (r.space || taken.has(r)) return false;
+      const cx = (r.x0 + r.x1) / 2;
+      const cy = r.y - 0.3 * r.size;
+      return cx >= c.x0 - 1 && cx <= c.x1 + 1 && cy >= c.ys[ri] && cy < c.ys[ri + 1];
+    });
+    if (inRow.length < 4) continue;
+    inRow.sort((a, b) => a.y - b.y);
+    const lines: Run[][] = [];
+    for (const r of inRow) {
+      const last = lines[lines.length - 1];
+      if (last && r.y - last[last.length - 1].y <= 0.5 * r.size) last.push(r);
+      else lines.push([r]);
+    }
+    if (lines.length < 2) continue;
+    const filled = lines.map((l) => new Set(l.map((r) => locate(c.xs, (r.x0 + r.x1) / 2))).size);
+    const rowLike = filled.filter((n) => n >= 2).length;
+    if (rowLike < 3 && !(rowLike >= 2 && gridRows <= 3)) continue;
+    for (let k = 1; k < lines.length; k++) {
+      const a = lines[k - 1][0];
+      const b = lines[k][0];
+      // Only before a line that starts a row (fills ≥ 2 columns): a wrapped label continues its row.
+      if (filled[k] < 2) continue;
+      extra.push((a.y - 0.3 * a.size + (b.y - 0.3 * b.size)) / 2);
+    }
+  }
+  if (extra.length === 0) return;
+  for (const y of extra) c.h.push({ y, x0: c.x0, x1: c.x1 } as HLine);
+  c.ys = [...c.ys, ...extra].sort((a, b) => a - b);
+}
+
 /**
  * Finds grid tables drawn with ruling lines; returns them with the runs that are not inside any
  * table.
@@ -145,7 +235,7 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
     else g.v.push(vs[i - hs.length]);
   }
 
-  const candidates: { x0: number; x1: number; top: number; bottom: number; xs: number[]; ys: number[] }[] = [];
+  const candidates: { x0: number; x1: number; top: number; bottom: number; xs: number[]; ys: number[]; h: HLine[]; v: VLine[] }[] = [];
   for (const g of groups.values()) {
     if (g.h.length < 2 || g.v.length < 2) continue;
     let x0 = Infinity, x1 = -Infinity, top = Infinity, bottom = -Infinity;
@@ -164,7 +254,7 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
     const xs = cluster([...g.v.map((v) => v.x), x0, x1], 3);
     const ys = cluster([...g.h.map((h) => h.y), top, bottom], 3);
     if (xs.length < 3 || ys.length < 3 || xs.length > 41 || ys.length > 501) continue;
-    candidates.push({ x0, x1, top, bottom, xs, ys });
+    candidates.push({ x0, x1, top, bottom, xs, ys, h: g.h, v: g.v });
   }
   if (candidates.length === 0) return none;
   candidates.sort((a, b) => (b.x1 - b.x0) * (b.bottom - b.top) - (a.x1 - a.x0) * (a.bottom - a.top));
@@ -173,6 +263,7 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
   const taken = new Set<Run>();
   for (const c of candidates) {
     if (tables.some((t) => c.x0 >= t.x0 - 1 && c.x1 <= t.x1 + 1 && c.top >= t.top - 1 && c.bottom <= t.bottom + 1)) continue;
+    splitUnruledRows(c, runs, taken);
     const nr = c.ys.length - 1;
     const nc = c.xs.length - 1;
     const cells: Run[][][] = Array.from({ length: nr }, () => Array.from({ length: nc }, () => []));
@@ -188,7 +279,7 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
       const ri = locate(c.ys, cy);
       if (ci >= 0 && ri >= 0) cells[Math.min(ri, nr - 1)][Math.min(ci, nc - 1)].push(r);
     }
-    let grid = cells.map((row) => row.map((cellRuns) => runsToText(cellRuns)));
+    let grid = spanCells(cells, c);
     // Drop rows and columns without any text (decorative strips, double rules).
     grid = grid.filter((row) => row.some((t) => t));
     const keepCols = grid.length ? grid[0].map((_, ci) => grid.some((row) => row[ci])) : [];
@@ -200,6 +291,15 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
     const fullRows = grid.filter((row) => row.filter((t) => t).length >= 2).length;
     const longest = grid.reduce((m, row) => row.reduce((mm, t) => Math.max(mm, t.length), m), 0);
     if (filled < 0.3 * rowsN * colsN || fullRows < 2 || longest > 600) continue;
+    // Right-to-left tables are read from their rightmost column: that is the first one.
+    let rtlChars = 0;
+    let allChars = 0;
+    for (const r of inside) {
+      if (r.space) continue;
+      allChars += r.text.length;
+      if (r.rtl) rtlChars += r.text.length;
+    }
+    if (rtlChars * 2 > allChars) grid = grid.map((row) => row.slice().reverse());
     tables.push({ x0: c.x0, x1: c.x1, top: c.top, bottom: c.bottom, rows: grid });
     for (const r of inside) taken.add(r);
   }
@@ -207,104 +307,7 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
   return { tables, rest: runs.filter((r) => !taken.has(r)) };
 }
 
-/** A line as the borderless detector sees it: its pieces separated by wide gaps. */
-export interface TableLineLike {
-  segs: { x0: number; x1: number; text: string }[];
-  y: number;
-  size: number;
-  /** Excluded lines (code, list items) end a candidate table. */
-  excluded: boolean;
-}
-
-export interface BorderlessTable {
-  start: number;
-  end: number;
-  rows: string[][];
-}
-
-function columnsOf(lines: TableLineLike[]): { x0: number; x1: number }[] {
-  const size = lines[0].size;
-  const segs = lines.flatMap((l) => l.segs).sort((a, b) => a.x0 - b.x0);
-  const cols: { x0: number; x1: number }[] = [];
-  for (const s of segs) {
-    const last = cols[cols.length - 1];
-    if (last && s.x0 <= last.x1 + 0.5 * size) last.x1 = Math.max(last.x1, s.x1);
-    else cols.push({ x0: s.x0, x1: s.x1 });
-  }
-  return cols;
-}
-
-function columnIndex(cols: { x0: number; x1: number }[], seg: { x0: number; x1: number }): number {
-  for (let i = 0; i < cols.length; i++) if (seg.x0 >= cols[i].x0 - 0.01 && seg.x1 <= cols[i].x1 + 0.01) return i;
-  return -1;
-}
-
-function filledColumns(cols: { x0: number; x1: number }[], line: TableLineLike): number {
-  const seen = new Set<number>();
-  for (const s of line.segs) seen.add(columnIndex(cols, s));
-  return seen.size;
-}
-
-/**
- * Runs of ≥ 3 consecutive lines with ≥ 2 pieces each that fall into the same ≥ 2 columns (the
- * whitespace between the columns is empty on every line).
- */
-export function findBorderlessTables(lines: TableLineLike[]): BorderlessTable[] {
-  const out: BorderlessTable[] = [];
-  const eligible = (l: TableLineLike) => !l.excluded && l.segs.length >= 2;
-  let i = 0;
-  while (i < lines.length) {
-    if (!eligible(lines[i])) {
-      i++;
-      continue;
-    }
-    let best: { end: number; cols: { x0: number; x1: number }[] } | null = null;
-    for (let j = i; j < lines.length && j - i < 300; j++) {
-      const line = lines[j];
-      if (!eligible(line)) break;
-      if (j > i) {
-        const prev = lines[j - 1];
-        if (line.y - prev.y > 3 * Math.max(line.size, prev.size)) break;
-        if (Math.abs(line.size - lines[i].size) > 0.2 * lines[i].size) break;
-      }
-      const window = lines.slice(i, j + 1);
-      const cols = columnsOf(window);
-      if (cols.length < 2 || window.some((l) => filledColumns(cols, l) < 2)) break;
-      if (j - i + 1 >= 3) best = { end: j, cols };
-    }
-    if (best && acceptTable(lines.slice(i, best.end + 1), best.cols)) {
-      const rows = lines.slice(i, best.end + 1).map((l) => {
-        const cells = best.cols.map(() => [] as string[]);
-        for (const s of l.segs) cells[Math.max(0, columnIndex(best.cols, s))].push(s.text.trim());
-        return cells.map((c) => c.join(' ').trim());
-      });
-      out.push({ start: i, end: best.end, rows });
-      i = best.end + 1;
-    } else {
-      i++;
-    }
-  }
-  return out;
-}
-
-function acceptTable(lines: TableLineLike[], cols: { x0: number; x1: number }[]): boolean {
-  if (cols.length < 2 || cols.length > 15) return false;
-  const width = cols[cols.length - 1].x1 - cols[0].x0;
-  if (cols.some((c) => c.x1 - c.x0 > 0.75 * width)) return false;
-  const fill = lines.reduce((n, l) => n + filledColumns(cols, l), 0) / (lines.length * cols.length);
-  if (fill < 0.6) return false;
-  const lengths = lines
-    .flatMap((l) => l.segs.map((s) => s.text.trim().length))
-    .sort((a, b) => a - b);
-  if (lengths[lengths.length >> 1] > 50) return false;
-  // Prose set in columns is not a table: a column whose cells are mostly word sequences.
-  for (let c = 0; c < cols.length; c++) {
-    const cells = lines.map((l) => l.segs.filter((s) => columnIndex(cols, s) === c).map((s) => s.text).join(' ').trim()).filter(Boolean);
-    const wordy = cells.filter((t) => t.split(/\s+/).length >= 5).length;
-    if (cells.length && wordy >= 0.6 * cells.length) return false;
-  }
-  return true;
-}
+export { findBorderlessTables, type BorderlessTable, type TableLineLike } from './tables-borderless';
 
 /** GFM table: first row is the header; pipes escaped, cells on one line. */
 export function renderTable(rows: string[][]): string {

@@ -1,0 +1,235 @@
+/**
+ * Lines of one column → blocks: consecutive lines split at larger gaps, font size or weight
+ * changes, first-line indents, short lines ending a sentence, list markers and monospace runs;
+ * borderless tables found among the lines.
+ */
+import type { Block, Span } from './blocks';
+import { isCaption, sectionNumber } from './headings';
+import { findBorderlessTables } from './tables';
+import { buildSpans } from './layout-lines';
+import { appendSpans, assignListLevels, codeText, itemContinues, itemTextX, listMarker, stripPrefix, type Marker } from './layout-lists';
+import { dominantSize, maxOf, median, minOf, type FrameLayoutOptions, type Line } from './layout-util';
+
+interface BlockContext {
+  bodySize: number;
+  leftEdge: number;
+  rightEdge: number;
+  width: number;
+  lineCount: number;
+  pitchRatio: number;
+}
+
+const SENTENCE_END = /[.!?:;。！？：]["'”’»)\]]*$/;
+
+function startOffset(line: Line, ctx: BlockContext): number {
+  return line.rtl ? ctx.rightEdge - line.x1 : line.x0 - ctx.leftEdge;
+}
+
+function endShortfall(line: Line, ctx: BlockContext): number {
+  return line.rtl ? line.x0 - ctx.leftEdge : ctx.rightEdge - line.x1;
+}
+
+function breaksBefore(prev: Line, line: Line, ctx: BlockContext): boolean {
+  // Running header/footer candidates stay single lines, so that repeats can be matched per line.
+  if (prev.furniture || line.furniture) return true;
+  // A numbered title wrapped over two lines (both bold, or the first ends with "&", "of", "and")
+  // goes on, even under a hanging indent.
+  // (Cheap tests first: this runs for every pair of lines.)
+  const titleGoesOn =
+    prev.chars <= 100 &&
+    line.chars <= 80 &&
+    line.y - prev.y <= ctx.pitchRatio * prev.size * 1.3 + 1 &&
+    Math.abs(prev.size - line.size) <= 0.12 * prev.size &&
+    sectionNumber(prev.text) !== null &&
+    ((prev.bold && line.bold) || TITLE_CONTINUES.test(prev.text.slice(-6)));
+  if (titleGoesOn && !SENTENCE_END.test(prev.text)) return false;
+  const size = Math.max(prev.size, line.size);
+  if (Math.abs(prev.size - line.size) > 0.12 * size) return true;
+  const pitch = line.y - prev.y;
+  if (pitch > ctx.pitchRatio * size * 1.3 + 1) return true;
+  if (prev.mono !== line.mono) return true;
+  if (prev.bold !== line.bold && (prev.bold ? prev.chars : line.chars) < 150) return true;
+  const start = startOffset(line, ctx);
+  if (start >= 0.8 * size && start <= 8 * size && startOffset(prev, ctx) < 0.4 * size) return true;
+  if (ctx.lineCount >= 3 && endShortfall(prev, ctx) > Math.max(0.25 * ctx.width, 4 * size) && SENTENCE_END.test(prev.text)) return true;
+  // A numbered section title set like the body ("1.2 Scope") stands on a line of its own.
+  if (sectionTitleLine(prev, ctx) || (sectionTitleLine(line, ctx) && SENTENCE_END.test(prev.text))) return true;
+  // A caption ("Figure 3: …", "Table 2. …") is a paragraph of its own, next to its figure or table.
+  if (isCaption(line.text) && SENTENCE_END.test(prev.text)) return true;
+  return false;
+}
+
+const TITLE_CONTINUES = /(?:[&,\-–/]|\b(?:and|or|of|the|for|in|on|with|to|a|an|und|et|de)\b)$/i;
+
+/** A short line that starts with a section number and does not read like a sentence. */
+function sectionTitleLine(line: Line, ctx: BlockContext): boolean {
+  if (line.chars > 100 || ctx.lineCount < 2 || endShortfall(line, ctx) <= Math.max(0.3 * ctx.width, 4 * line.size)) return false;
+  return !SENTENCE_END.test(line.text) && sectionNumber(line.text) !== null;
+}
+
+/** Table-of-contents entries: dot leaders before a page number. */
+const TOC_LINE = /(?:\.\s?){4,}\s*(?:\d{1,4}|[ivxlcdm]{1,6})$|…{2,}\s*\d{1,4}$/i;
+type Builder =
+  | { kind: 'para'; lines: Line[] }
+  | { kind: 'list'; lines: Line[]; marker: Marker; markerX: number; textX: number }
+  | { kind: 'code'; lines: Line[] };
+
+function blockContext(lines: Line[]): BlockContext {
+  const textLines = lines.filter((l) => !l.table);
+  const size = median(textLines.map((l) => l.size)) || 10;
+  const body = textLines.filter((l) => Math.abs(l.size - size) <= 0.15 * size);
+  const leftEdge = minOf(body, (l) => l.x0);
+  const rightEdge = maxOf(body, (l) => l.x1);
+  const ratios: number[] = [];
+  for (let i = 1; i < textLines.length; i++) {
+    const a = textLines[i - 1];
+    const b = textLines[i];
+    if (Math.abs(a.size - b.size) > 0.1 * a.size) continue;
+    const r = (b.y - a.y) / a.size;
+    if (r >= 0.8 && r <= 3) ratios.push(r);
+  }
+  const sorted = ratios.sort((a, b) => a - b);
+  const pitchRatio = sorted.length >= 2 ? sorted[Math.floor(sorted.length * 0.4)] : 1.25;
+  return { bodySize: size, leftEdge, rightEdge, width: Math.max(1, rightEdge - leftEdge), lineCount: textLines.length, pitchRatio };
+}
+
+export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
+  if (lines.length === 0) return [];
+  const ctx = blockContext(lines);
+  const blocks: Block[] = [];
+  const tableAt = new Map<number, { end: number; rows: string[][] }>();
+  if (opts.extractTables && opts.upright) {
+    const found = findBorderlessTables(
+      lines.map((l) => ({
+        segs: l.segs.map((s) => ({ x0: s.x0, x1: s.x1, text: buildSpans(s.runs, l.rtl).map((x) => x.text).join('') })),
+        y: l.y,
+        size: l.size,
+        excluded: !!l.table || l.mono || listMarker(l.text) !== null || (l.segs[0] ? /^\W{0,2}$/.test(segFirstText(l)) : false),
+      })),
+    );
+    for (const t of found) {
+      // Right-to-left tables are read from their rightmost column: that is the first one.
+      const rtl = lines.slice(t.start, t.end + 1).filter((l) => l.rtl).length * 2 > t.end - t.start + 1;
+      tableAt.set(t.start, { end: t.end, rows: rtl ? t.rows.map((r) => r.slice().reverse()) : t.rows });
+    }
+  }
+
+  let cur: Builder | null = null;
+  const flush = () => {
+    if (!cur) return;
+    const b = cur;
+    cur = null;
+    if (b.kind === 'code') {
+      if (b.lines.length >= 2 || b.lines.every((l) => l.monoKnown)) {
+        blocks.push({ kind: 'code', text: codeText(b.lines, ctx.pitchRatio) });
+        return;
+      }
+      emitParagraph(b.lines);
+      return;
+    }
+    if (b.kind === 'list') {
+      const spans: Span[] = [];
+      for (const [i, l] of b.lines.entries()) appendSpans(spans, i === 0 ? stripPrefix(l.spans, b.marker.length) : l.spans);
+      blocks.push({ kind: 'list', marker: b.marker.render, ordered: b.marker.ordered, level: b.markerX, spans, size: b.lines[0].size });
+      return;
+    }
+    emitParagraph(b.lines);
+  };
+  const emitParagraph = (ls: Line[]) => {
+    const spans: Span[] = [];
+    for (const l of ls) appendSpans(spans, l.spans);
+    const chars = ls.reduce((n, l) => n + l.chars, 0);
+    const block: Block = {
+      kind: 'text',
+      spans,
+      lines: ls.length,
+      size: dominantSize(ls.flatMap((l) => l.runs)),
+      bold: ls.every((l) => l.bold),
+      chars,
+    };
+    const f = ls.length === 1 ? ls[0].furniture : undefined;
+    if (f) {
+      block.furniture = f.key;
+      if (f.label !== undefined) block.pageLabel = f.label;
+    }
+    blocks.push(block);
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const table = tableAt.get(i);
+    if (table) {
+      flush();
+      blocks.push({ kind: 'table', rows: table.rows });
+      i = table.end;
+      continue;
+    }
+    if (line.table) {
+      flush();
+      blocks.push({ kind: 'table', rows: line.table.rows });
+      continue;
+    }
+    const prev: Line | null = i > 0 && !lines[i - 1].table ? lines[i - 1] : null;
+    const c = cur as Builder | null;
+    const marker = listMarker(line.text);
+    const closeBelow =
+      prev !== null &&
+      line.y - prev.y <= ctx.pitchRatio * line.size * 1.3 + 1 &&
+      Math.abs(prev.size - line.size) <= 0.12 * Math.max(prev.size, line.size);
+    if (line.mono && !marker?.strong) {
+      if (c?.kind === 'code' && prev && line.y - prev.y <= ctx.pitchRatio * line.size * 4 + 1) {
+        c.lines.push(line);
+        continue;
+      }
+      // Inline code that wrapped to the start of a line inside a paragraph or list item.
+      const next = lines[i + 1];
+      const nextMono = !!next && !next.table && next.mono;
+      if (c && c.kind !== 'code' && closeBelow && !nextMono && !prev!.mono) {
+        const fits = c.kind === 'list' ? itemContinues(c, line) : Math.abs(startOffset(line, ctx)) < 0.5 * line.size;
+        if (fits) {
+          c.lines.push(line);
+          continue;
+        }
+      }
+      flush();
+      cur = { kind: 'code', lines: [line] };
+      continue;
+    }
+    const toc = TOC_LINE.test(line.text) || (prev !== null && TOC_LINE.test(prev.text));
+    const brk = !c || !prev || toc || breaksBefore(prev, line, ctx);
+    // "1. Introduction" set large or bold is a numbered heading, not a list.
+    const headingLike = !marker?.strong && line.chars <= 100 && (line.size > ctx.bodySize * 1.15 || (line.bold && !/[.,;:]$/.test(line.text)));
+    if (marker && !headingLike) {
+      const accept =
+        marker.strong || brk || c?.kind === 'list' || (prev !== null && (SENTENCE_END.test(prev.text) || endShortfall(prev, ctx) > 0.2 * ctx.width));
+      if (accept) {
+        flush();
+        cur = { kind: 'list', lines: [line], marker, markerX: line.rtl ? -line.x1 : line.x0, textX: line.rtl ? -line.x1 : itemTextX(line, marker) };
+        continue;
+      }
+    }
+    if (c && !brk) {
+      if (c.kind === 'para' || (c.kind === 'list' && itemContinues(c, line))) {
+        c.lines.push(line);
+        continue;
+      }
+    } else if (c?.kind === 'list' && !marker && !toc && closeBelow && itemContinues(c, line, true)) {
+      // A wrapped list item whose lines hang under its text (looks like an indent otherwise).
+      c.lines.push(line);
+      continue;
+    }
+    flush();
+    cur = { kind: 'para', lines: [line] };
+  }
+  flush();
+  assignListLevels(blocks);
+  return blocks;
+}
+
+function segFirstText(l: Line): string {
+  return l.segs[0].runs
+    .filter((r) => !r.space)
+    .map((r) => r.text)
+    .join('')
+    .trim();
+}

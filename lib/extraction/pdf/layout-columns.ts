@@ -1,0 +1,249 @@
+/**
+ * Reading order: a vertical gutter is an x range that (almost) no segment crosses, with
+ * substantial text-like columns on both sides that sit side by side. Segments that cross the
+ * gutter (a title, a full-width figure caption) split the page into bands; each band is read
+ * column by column (right to left on right-to-left pages). Applied recursively, so three columns
+ * work; horizontal cuts (XY-cut style) separate full-width parts from multi-column parts.
+ */
+import { isCjk } from './text';
+import { maxOf, median, minOf, type Segment } from './layout-util';
+
+interface Gutter {
+  left: Segment[];
+  right: Segment[];
+  cross: Set<Segment>;
+}
+
+function findGutter(segs: Segment[]): Gutter | null {
+  if (segs.length < 6) return null;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let total = 0;
+  for (const s of segs) {
+    minX = Math.min(minX, s.x0);
+    maxX = Math.max(maxX, s.x1);
+    total += s.chars;
+  }
+  const span = maxX - minX;
+  if (span < 60) return null;
+  const size = median(segs.map((s) => s.size));
+  const bw = Math.max(1, span / 1500);
+  const bins = Math.ceil(span / bw) + 2;
+  const diff = new Int32Array(bins + 1);
+  for (const s of segs) {
+    diff[Math.max(0, Math.floor((s.x0 - minX) / bw))]++;
+    diff[Math.min(bins, Math.ceil((s.x1 - minX) / bw))]--;
+  }
+  const cover = new Int32Array(bins);
+  let acc = 0;
+  for (let b = 0; b < bins; b++) {
+    acc += diff[b];
+    cover[b] = acc;
+  }
+  const maxCross = Math.max(2, Math.floor(segs.length * 0.12));
+  const minGap = Math.max(0.8 * size, 4);
+  let best: (Gutter & { score: number }) | null = null;
+  let b = 0;
+  while (b < bins) {
+    if (cover[b] > maxCross) {
+      b++;
+      continue;
+    }
+    const start = b;
+    while (b < bins && cover[b] <= maxCross) b++;
+    const end = b; // exclusive
+    if (start === 0 || end >= bins - 1) continue; // page edge, not a gutter
+    // The narrowest point of the run carries the split; the run's width must be a real gap.
+    let lo = minX + start * bw;
+    let hi = minX + end * bw;
+    if (hi - lo < minGap) continue;
+    // Use the least-covered sub-range as the split line.
+    let minCover = Infinity;
+    for (let k = start; k < end; k++) minCover = Math.min(minCover, cover[k]);
+    let ks = start;
+    while (cover[ks] !== minCover) ks++;
+    let ke = ks;
+    while (ke < end && cover[ke] === minCover) ke++;
+    if ((ke - ks) * bw >= minGap) {
+      lo = minX + ks * bw;
+      hi = minX + ke * bw;
+    }
+    const mid = (lo + hi) / 2;
+    const left: Segment[] = [];
+    const right: Segment[] = [];
+    const cross = new Set<Segment>();
+    let leftChars = 0;
+    let rightChars = 0;
+    for (const s of segs) {
+      if (s.x1 <= mid) {
+        left.push(s);
+        leftChars += s.chars;
+      } else if (s.x0 >= mid) {
+        right.push(s);
+        rightChars += s.chars;
+      } else cross.add(s);
+    }
+    if (left.length < 3 || right.length < 3 || cross.size > maxCross) continue;
+    if (leftChars < 0.1 * total || rightChars < 0.1 * total) continue;
+    if (!columnLike(left, size) || !columnLike(right, size)) continue;
+    // Side by side: the two sides overlap vertically.
+    const lTop = minOf(left, (s) => s.top);
+    const lBot = maxOf(left, (s) => s.bottom);
+    const rTop = minOf(right, (s) => s.top);
+    const rBot = maxOf(right, (s) => s.bottom);
+    const overlap = Math.min(lBot, rBot) - Math.max(lTop, rTop);
+    if (overlap < 0.3 * Math.min(lBot - lTop, rBot - rTop)) continue;
+    const score = (hi - lo) * Math.min(leftChars, rightChars);
+    if (!best || score > best.score) best = { left, right, cross, score };
+  }
+  return best;
+}
+
+/**
+ * Text columns hold prose: their pieces are long lines of several words (table columns, labels
+ * and values are short).
+ */
+function columnLike(segs: Segment[], size: number): boolean {
+  const rows = new Set(segs.map((s) => s.row));
+  if (rows.size < 3) return false;
+  if (median(segs.map((s) => s.x1 - s.x0)) < 6 * size) return false;
+  let prose = 0;
+  for (const s of segs) {
+    const text = s.runs.map((r) => r.text).join(' ');
+    const words = text.trim().split(/\s+/).length;
+    if (words >= 3 || (isCjk(text.trim().charAt(0)) && s.chars >= 8)) prose++;
+  }
+  return prose >= 0.5 * segs.length;
+}
+
+/**
+ * A horizontal cut (XY-cut style) at the widest vertical gap of a region, when that gap is clearly
+ * wider than the gaps between its lines: it separates a full-width part of the page from a
+ * multi-column part so that each can be analysed on its own.
+ */
+function findHorizontalCut(segs: Segment[]): { upper: Segment[]; lower: Segment[] } | null {
+  const sorted = segs.slice().sort((a, b) => a.top - b.top);
+  const size = median(segs.map((s) => s.size));
+  const gaps: { at: number; gap: number }[] = [];
+  let bottom = sorted[0].bottom;
+  for (let i = 1; i < sorted.length; i++) {
+    const s = sorted[i];
+    if (s.top > bottom) gaps.push({ at: i, gap: s.top - bottom });
+    bottom = Math.max(bottom, s.bottom);
+  }
+  if (gaps.length === 0) return null;
+  const typical = median(gaps.map((g) => g.gap));
+  let best = gaps[0];
+  for (const g of gaps) if (g.gap > best.gap) best = g;
+  if (best.gap < 0.5 * size || (gaps.length > 1 && best.gap < 1.4 * typical)) return null;
+  return { upper: sorted.slice(0, best.at), lower: sorted.slice(best.at) };
+}
+
+/** Segments in reading order, grouped into leaves (one column of one band each). */
+export function orderSegments(segs: Segment[], rtl: boolean, depth: number): Segment[][] {
+  if (depth > 60 || segs.length < 6) return [segs];
+  const g = findGutter(segs);
+  if (!g) {
+    const cut = findHorizontalCut(segs);
+    if (!cut) return [segs];
+    return [...orderSegments(cut.upper, rtl, depth + 1), ...orderSegments(cut.lower, rtl, depth + 1)];
+  }
+  const leaves: Segment[][] = [];
+  const size = median(segs.map((s) => s.size));
+  const sorted = segs.slice().sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  const leftSet = new Set(g.left);
+  let band: Segment[] = [];
+  let crossRun: Segment[] = [];
+  const flushBand = () => {
+    if (band.length === 0) return;
+    // Sub-bands at large vertical gaps shared by both columns (a full-width figure).
+    const byTop = band.slice().sort((a, b) => a.top - b.top);
+    const parts: Segment[][] = [];
+    let part: Segment[] = [];
+    let bottom = -Infinity;
+    for (const s of byTop) {
+      if (part.length && s.top - bottom > 3 * size) {
+        parts.push(part);
+        part = [];
+      }
+      part.push(s);
+      bottom = Math.max(bottom, s.bottom);
+    }
+    if (part.length) parts.push(part);
+    for (const p of parts) {
+      const l = p.filter((s) => leftSet.has(s));
+      const r = p.filter((s) => !leftSet.has(s));
+      for (const side of rtl ? [r, l] : [l, r]) if (side.length) leaves.push(...orderSegments(side, rtl, depth + 1));
+    }
+    band = [];
+  };
+  const rowCount = new Map<number, number>();
+  for (const s of segs) rowCount.set(s.row, (rowCount.get(s.row) ?? 0) + 1);
+  for (const s of sorted) {
+    if (g.cross.has(s)) {
+      flushBand();
+      crossRun.push(s);
+      continue;
+    }
+    if (crossRun.length) {
+      // The short last line of a full-width paragraph belongs to it, not to a column.
+      const last = crossRun[crossRun.length - 1];
+      const aligned = Math.abs(s.x0 - last.x0) <= s.size || Math.abs(s.x1 - last.x1) <= s.size;
+      if (band.length === 0 && aligned && rowCount.get(s.row) === 1 && s.top - last.bottom <= 0.8 * s.size) {
+        crossRun.push(s);
+        continue;
+      }
+      leaves.push(crossRun);
+      crossRun = [];
+    }
+    band.push(s);
+  }
+  flushBand();
+  if (crossRun.length) leaves.push(crossRun);
+  return leaves;
+}
+
+/**
+ * Whether any two segments sit side by side (same row, or rows overlapping vertically). When none
+ * do, the frame is a single column and needs no column analysis.
+ */
+export function sideBySide(segs: Segment[]): boolean {
+  const rows = new Map<number, { top: number; bottom: number; count: number }>();
+  for (const s of segs) {
+    const r = rows.get(s.row);
+    if (r) {
+      if (++r.count > 1) return true;
+    } else rows.set(s.row, { top: s.top, bottom: s.bottom, count: 1 });
+  }
+  const sorted = [...rows.values()].sort((a, b) => a.top - b.top);
+  for (let i = 1; i < sorted.length; i++) if (sorted[i].top < sorted[i - 1].bottom) return true;
+  return false;
+}
+
+/**
+ * Consecutive leaves that continue the same column (horizontal cuts inside single-column text)
+ * are merged again, so that paragraphs and lists see their whole column.
+ */
+export function mergeLeaves(leaves: Segment[][]): Segment[][] {
+  const out: { segs: Segment[]; x0: number; x1: number; bottom: number }[] = [];
+  for (const leaf of leaves) {
+    if (leaf.length === 0) continue;
+    const x0 = minOf(leaf, (s) => s.x0);
+    const x1 = maxOf(leaf, (s) => s.x1);
+    const top = minOf(leaf, (s) => s.top);
+    const bottom = maxOf(leaf, (s) => s.bottom);
+    const last = out[out.length - 1];
+    if (last && top >= last.bottom - 1) {
+      const overlap = Math.min(x1, last.x1) - Math.max(x0, last.x0);
+      if (overlap >= 0.8 * Math.min(x1 - x0, last.x1 - last.x0)) {
+        last.segs.push(...leaf);
+        last.x0 = Math.min(last.x0, x0);
+        last.x1 = Math.max(last.x1, x1);
+        last.bottom = Math.max(last.bottom, bottom);
+        continue;
+      }
+    }
+    out.push({ segs: leaf.slice(), x0, x1, bottom });
+  }
+  return out.map((l) => l.segs);
+}

@@ -1,0 +1,111 @@
+/** Types and small helpers shared by the layout stages (layout*.ts). */
+import type { Span } from './blocks';
+import type { Run } from './runs';
+import type { DetectedTable } from './tables';
+
+export interface Segment {
+  runs: Run[];
+  x0: number;
+  x1: number;
+  y: number;
+  top: number;
+  bottom: number;
+  size: number;
+  row: number;
+  chars: number;
+  table?: DetectedTable;
+  furniture?: Furniture;
+}
+
+/** A line isolated in the top or bottom margin: maybe a running header or footer. */
+export interface Furniture {
+  /** Lower-cased text with digits replaced by "#". */
+  key: string;
+  /** A number at the start or end of the line (a page number inside a running header). */
+  label?: number;
+}
+
+export interface Line {
+  runs: Run[];
+  segs: Segment[];
+  x0: number;
+  x1: number;
+  y: number;
+  top: number;
+  bottom: number;
+  size: number;
+  chars: number;
+  bold: boolean;
+  mono: boolean;
+  monoKnown: boolean;
+  rtl: boolean;
+  spans: Span[];
+  text: string;
+  table?: DetectedTable;
+  furniture?: Furniture;
+}
+
+export interface FrameLayoutOptions {
+  preserveLayout: boolean;
+  extractTables: boolean;
+  /** Bordered tables of this frame (their runs are already removed from the frame). */
+  tables: DetectedTable[];
+  /** The upright frame of the page: page furniture and borderless tables are looked for here. */
+  upright: boolean;
+}
+
+/** Smallest / largest value of `f` over `items` (no argument spreading: pages can be huge). */
+export function minOf<T>(items: readonly T[], f: (item: T) => number): number {
+  let m = Infinity;
+  for (const it of items) {
+    const v = f(it);
+    if (v < m) m = v;
+  }
+  return m;
+}
+
+export function maxOf<T>(items: readonly T[], f: (item: T) => number): number {
+  let m = -Infinity;
+  for (const it of items) {
+    const v = f(it);
+    if (v > m) m = v;
+  }
+  return m;
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = values.slice().sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+export function nonSpaceLength(text: string): number {
+  let n = 0;
+  for (const ch of text) if (ch !== ' ' && ch !== '\t' && ch !== '\n') n++;
+  return n;
+}
+
+export interface Row {
+  y: number;
+  top: number;
+  bottom: number;
+  size: number;
+  runs: Run[];
+}
+
+export function dominantSize(runs: Run[]): number {
+  const weight = new Map<number, number>();
+  let best = 0;
+  let bestW = -1;
+  for (const r of runs) {
+    if (r.space) continue;
+    const key = Math.round(r.size * 2) / 2;
+    const w = (weight.get(key) ?? 0) + Math.max(1, r.text.length);
+    weight.set(key, w);
+    if (w > bestW) {
+      bestW = w;
+      best = r.size;
+    }
+  }
+  return best || runs[0]?.size || 10;
+}

@@ -1,0 +1,259 @@
+/**
+ * Borderless (and partially ruled, booktabs-style) tables, found from text alignment alone, in the
+ * spirit of stream-mode detectors: a table body is a run of consecutive lines whose pieces fall
+ * into the same ≥ 2 columns, with the whitespace between the columns empty on every line. Around
+ * the body:
+ * - header lines just above it whose words sit over the columns; a header phrase spanning several
+ *   columns ("Retrieval Accuracy" over four score columns) is repeated in each of them, as a
+ *   spanning cell is written in a GFM grid;
+ * - single pieces between two rows in one column (a label centred on the rows it spans) fill that
+ *   column in both rows;
+ * - single pieces just below a row (a cell wrapped onto a second line) join that cell, unless they
+ *   start a new labelled row in the first column.
+ * It is conservative: justified prose, label/value lists and code must not turn into tables.
+ */
+import { isCaption } from './headings';
+
+/** A line as the borderless detector sees it: its pieces separated by wide gaps. */
+export interface TableLineLike {
+  segs: { x0: number; x1: number; text: string }[];
+  y: number;
+  size: number;
+  /** Excluded lines (code, list items) end a candidate table. */
+  excluded: boolean;
+}
+
+export interface BorderlessTable {
+  /** Index of the first and last line the table takes (header lines included). */
+  start: number;
+  end: number;
+  rows: string[][];
+}
+
+interface Column {
+  x0: number;
+  x1: number;
+}
+
+function columnsOf(lines: TableLineLike[]): Column[] {
+  const size = lines[0].size;
+  const segs = lines.flatMap((l) => l.segs).sort((a, b) => a.x0 - b.x0);
+  const cols: Column[] = [];
+  for (const s of segs) {
+    const last = cols[cols.length - 1];
+    if (last && s.x0 <= last.x1 + 0.5 * size) last.x1 = Math.max(last.x1, s.x1);
+    else cols.push({ x0: s.x0, x1: s.x1 });
+  }
+  return cols;
+}
+
+function columnIndex(cols: Column[], seg: { x0: number; x1: number }): number {
+  for (let i = 0; i < cols.length; i++) if (seg.x0 >= cols[i].x0 - 0.01 && seg.x1 <= cols[i].x1 + 0.01) return i;
+  return -1;
+}
+
+function filledColumns(cols: Column[], line: TableLineLike): number {
+  const seen = new Set<number>();
+  for (const s of line.segs) seen.add(columnIndex(cols, s));
+  return seen.size;
+}
+
+/** Column whose slot (up to the midpoints to its neighbours) holds x. */
+function slotOf(cols: Column[], x: number): number {
+  for (let i = 0; i < cols.length - 1; i++) if (x < (cols[i].x1 + cols[i + 1].x0) / 2) return i;
+  return cols.length - 1;
+}
+
+/** A single-piece line inside the table: it fits one column and sits close to its neighbours. */
+function singleInColumn(line: TableLineLike, cols: Column[]): number {
+  if (line.excluded || line.segs.length !== 1) return -1;
+  const s = line.segs[0];
+  const tol = 0.5 * line.size;
+  // Inside a column, or starting in it and running into the empty space before the next one.
+  for (let i = 0; i < cols.length; i++) if (s.x0 >= cols[i].x0 - tol && s.x0 <= cols[i].x1 && s.x1 <= (cols[i + 1]?.x0 ?? cols[i].x1 + tol)) return i;
+  return -1;
+}
+
+interface Body {
+  end: number;
+  cols: Column[];
+  rows: number;
+}
+
+/**
+ * How a single-piece line relates to the columns: inside one (a wrapped cell), clear of all of
+ * them (a label column of its own, such as a label centred on the rows it spans), or across them.
+ */
+function singleFits(line: TableLineLike, cols: Column[]): boolean {
+  if (line.excluded || line.segs.length !== 1) return false;
+  if (singleInColumn(line, cols) >= 0) return true;
+  const s = line.segs[0];
+  return cols.every((c) => s.x1 < c.x0 || s.x0 > c.x1);
+}
+
+/** The longest run of table lines from `i` (multi-piece rows, with single pieces between them). */
+function growBody(lines: TableLineLike[], i: number): Body | null {
+  let best: Body | null = null;
+  const members: TableLineLike[] = [];
+  let rows = 0;
+  let cols: Column[] = [];
+  for (let j = i; j < lines.length && j - i < 300; j++) {
+    const line = lines[j];
+    if (j > i) {
+      const prev = lines[j - 1];
+      if (line.y - prev.y > 3 * Math.max(line.size, prev.size)) break;
+      if (Math.abs(line.size - lines[i].size) > 0.2 * lines[i].size) break;
+    }
+    if (line.excluded) break;
+    const single = line.segs.length < 2;
+    if (single && (rows === 0 || !singleFits(line, cols) || line.y - lines[j - 1].y > 1.6 * line.size)) break;
+    const window = [...members, line];
+    const next = columnsOf(window);
+    if (next.length < 2 || window.some((l) => l.segs.length >= 2 && filledColumns(next, l) < 2)) break;
+    members.push(line);
+    cols = next;
+    if (!single) rows++;
+    if (!single && rows >= 2) best = { end: j, cols, rows };
+  }
+  return best;
+}
+
+function acceptTable(lines: TableLineLike[], cols: Column[]): boolean {
+  if (cols.length < 2 || cols.length > 15) return false;
+  const width = cols[cols.length - 1].x1 - cols[0].x0;
+  if (cols.some((c) => c.x1 - c.x0 > 0.75 * width)) return false;
+  const rows = lines.filter((l) => l.segs.length >= 2);
+  const fill = rows.reduce((n, l) => n + filledColumns(cols, l), 0) / (rows.length * cols.length);
+  if (fill < 0.6) return false;
+  const lengths = rows.flatMap((l) => l.segs.map((s) => s.text.trim().length)).sort((a, b) => a - b);
+  if (lengths[lengths.length >> 1] > 50) return false;
+  // Prose set in columns is not a table: a column whose cells are mostly word sequences.
+  for (let c = 0; c < cols.length; c++) {
+    const cells = rows.map((l) => l.segs.filter((s) => columnIndex(cols, s) === c).map((s) => s.text).join(' ').trim()).filter(Boolean);
+    // (A comma-separated list of names is no prose: "Costco, Walmart, Target, Aldi, Lidl".)
+    const wordy = cells.filter((t) => {
+      const words = t.split(/\s+/).length;
+      return words >= 5 && (t.match(/,/g)?.length ?? 0) < words / 2;
+    }).length;
+    if (cells.length && wordy >= 0.6 * cells.length) return false;
+  }
+  return true;
+}
+
+/**
+ * Cells of a header line: a piece over one column is that column's cell; a piece over several
+ * columns is split into its words when they line up one per column ("Top-1 Top-5 Top-20"), and
+ * repeated over the columns otherwise (a spanning header).
+ */
+function headerCells(line: TableLineLike, cols: Column[]): string[] {
+  const cells = cols.map(() => [] as string[]);
+  for (const s of line.segs) {
+    const first = slotOf(cols, s.x0 + 0.01);
+    const last = slotOf(cols, s.x1 - 0.01);
+    const text = s.text.trim();
+    if (first === last) {
+      cells[first].push(text);
+      continue;
+    }
+    const words = text.split(/\s+/);
+    const total = text.length;
+    let offset = 0;
+    const slots = words.map((w) => {
+      const at = text.indexOf(w, offset);
+      offset = at + w.length;
+      return slotOf(cols, s.x0 + ((s.x1 - s.x0) * (at + w.length / 2)) / total);
+    });
+    if (words.length === last - first + 1 && new Set(slots).size === words.length) words.forEach((w, k) => cells[slots[k]].push(w));
+    else for (let c = first; c <= last; c++) cells[c].push(text);
+  }
+  return cells.map((c) => c.join(' '));
+}
+
+/** Header lines directly above the body: short pieces within the table's width, not a caption. */
+function headerLines(lines: TableLineLike[], start: number, cols: Column[]): number {
+  const x0 = cols[0].x0;
+  const x1 = cols[cols.length - 1].x1;
+  let first = start;
+  for (let k = start - 1; k >= 0 && start - k <= 3; k--) {
+    const l = lines[k];
+    const below = lines[k + 1];
+    if (l.excluded || below.y - l.y > 2.5 * Math.max(l.size, below.size)) break;
+    if (Math.abs(l.size - below.size) > 0.25 * below.size) break;
+    const text = l.segs.map((s) => s.text).join(' ');
+    if (isCaption(text) || /[.:]$/.test(text.trim())) break;
+    const size = l.size;
+    if (l.segs.some((s) => s.x0 < x0 - size || s.x1 > x1 + size || s.text.trim().length > 60)) break;
+    first = k;
+  }
+  return first;
+}
+
+function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column[]): string[][] {
+  const rows: string[][] = [];
+  const pending: { col: number; text: string; y: number }[] = [];
+  let lastRowY = -Infinity;
+  for (let j = from; j <= to; j++) {
+    const l = lines[j];
+    if (l.segs.length >= 2) {
+      const cells = cols.map(() => [] as string[]);
+      for (const s of l.segs) cells[Math.max(0, columnIndex(cols, s))].push(s.text.trim());
+      const row = cells.map((c) => c.join(' ').trim());
+      // Labels centred between the previous row and this one span both.
+      for (const p of pending.splice(0)) {
+        const prevRow = rows[rows.length - 1];
+        if (prevRow && !prevRow[p.col]) prevRow[p.col] = p.text;
+        if (!row[p.col]) row[p.col] = p.text;
+      }
+      rows.push(row);
+      lastRowY = l.y;
+      continue;
+    }
+    const col = singleInColumn(l, cols);
+    const text = l.segs[0].text.trim();
+    const next = lines[j + 1];
+    const between = next && next.segs.length >= 2 && l.y - lastRowY < 0.9 * l.size && next.y - l.y < 0.9 * l.size;
+    const row = rows[rows.length - 1];
+    if (between && row) pending.push({ col, text, y: l.y });
+    else if (row && (col > 0 || /^\p{Ll}/u.test(text)) && !/:$/.test(row[0])) row[col] = row[col] ? `${row[col]} ${text}` : text;
+    else rows.push(cols.map((_, c) => (c === col ? text : '')));
+  }
+  return rows;
+}
+
+/**
+ * Tables among `lines`: at least two rows of ≥ 2 pieces in the same ≥ 2 columns, with at least
+ * three rows counting header lines and at least three columns when there are only two body rows.
+ */
+export function findBorderlessTables(lines: TableLineLike[]): BorderlessTable[] {
+  const out: BorderlessTable[] = [];
+  let i = 0;
+  let floor = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    if (line.excluded || line.segs.length < 2) {
+      i++;
+      continue;
+    }
+    let body = growBody(lines, i);
+    // A first line over fewer columns ("Train" over two columns of numbers) is a header line.
+    const below = body && i + 1 < lines.length ? growBody(lines, i + 1) : null;
+    if (body && below && below.cols.length > body.cols.length && below.end >= body.end) {
+      i++;
+      body = below;
+    }
+    if (body && acceptTable(lines.slice(i, body.end + 1), body.cols)) {
+      const head = Math.max(floor, headerLines(lines, i, body.cols));
+      const total = body.rows + (i - head);
+      if (total >= 3 && (body.rows >= 3 || body.cols.length >= 3)) {
+        const rows: string[][] = [];
+        for (let k = head; k < i; k++) rows.push(headerCells(lines[k], body.cols));
+        rows.push(...bodyRows(lines, i, body.end, body.cols));
+        out.push({ start: head, end: body.end, rows });
+        i = floor = body.end + 1;
+        continue;
+      }
+    }
+    i++;
+  }
+  return out;
+}
