@@ -9,6 +9,7 @@ import { findSoffice } from '@/lib/extraction/formats';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { detectFileOnDisk } from '@/lib/files/detect-file';
 import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { extractInput } from '@/lib/testing/extract-input';
 
 const GOAL = 0.9;
 const dir = path.join(FIXTURES_DIR, 'formats', 'same-content');
@@ -25,17 +26,7 @@ async function main(): Promise<void> {
     const type = await detectFileOnDisk(file);
     const started = performance.now();
     try {
-      const result = await extractDocument({
-        path: file,
-        mimeType: type.mime_type,
-        extension: type.extension,
-        mode: 'normal',
-        options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
-        onProgress: () => {},
-        signal: new AbortController().signal,
-        maxPages: 10_000,
-        tmpDir: tmp,
-      });
+      const result = await extractDocument(extractInput(file, type, tmp));
       const ms = performance.now() - started;
       const similarity = textSimilarity(result.markdown, reference);
       if (similarity < GOAL) missed++;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractDocx } from '@/lib/extraction/office';
 import type { ExtractInput } from '@/lib/extraction/types';
 import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { extractInput } from '@/lib/testing/extract-input';
 
 let tmp: string;
 let counter = 0;
@@ -24,17 +25,7 @@ afterAll(() => {
 });
 
 function inputFor(file: string): ExtractInput {
-  return {
-    path: file,
-    mimeType: 'application/octet-stream',
-    extension: path.extname(file).toLowerCase(),
-    mode: 'normal',
-    options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
-    onProgress: () => {},
-    signal: new AbortController().signal,
-    maxPages: 1000,
-    tmpDir: tmp,
-  };
+  return extractInput(file, { mime_type: 'application/octet-stream', extension: path.extname(file).toLowerCase() }, tmp);
 }
 
 function scratch(extension: string, bytes: Uint8Array): ExtractInput {

@@ -17,6 +17,7 @@ import { textSimilarity } from '@/lib/extraction/quality';
 import { ExtractionError, type ExtractResult } from '@/lib/extraction/types';
 import { detectFileOnDisk } from '@/lib/files/detect-file';
 import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { extractInput } from '@/lib/testing/extract-input';
 
 const FORMATS = path.join(FIXTURES_DIR, 'formats');
 const SAME = path.join(FORMATS, 'same-content');
@@ -30,17 +31,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function extract(file: string, as?: { mime_type: string; extension: string }): Promise<ExtractResult> {
   const type = as ?? (await detectFileOnDisk(file));
-  return extractDocument({
-    path: file,
-    mimeType: type.mime_type,
-    extension: type.extension,
-    mode: 'normal',
-    options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
-    onProgress: () => {},
-    signal: new AbortController().signal,
-    maxPages: 10_000,
-    tmpDir: tmp,
-  });
+  return extractDocument(extractInput(file, type, tmp));
 }
 
 /** Writes `content` under tmp and extracts it (as `as`, or typed as an upload would be). */

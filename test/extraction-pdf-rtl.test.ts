@@ -8,6 +8,7 @@ import { textSimilarity } from '@/lib/extraction/quality';
 import { headingRecall } from '@/lib/extraction/structure-quality';
 import { FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { buildUnicodePdf, visualOrder, type UnicodeText } from '@/lib/testing/pdf-unicode-fixture';
+import { extractInput, PDF_TYPE } from '@/lib/testing/extract-input';
 
 // Debian's fonts-dejavu-core: DejaVu Sans has Hebrew glyphs.
 const DEJAVU = '/usr/share/fonts/truetype/dejavu';
@@ -22,20 +23,7 @@ afterAll(() => {
 });
 
 async function extract(file: string): Promise<string> {
-  const result = await extractPdf(
-    {
-      path: file,
-      mimeType: 'application/pdf',
-      extension: '.pdf',
-      mode: 'simple',
-      options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
-      onProgress: () => {},
-      signal: new AbortController().signal,
-      maxPages: 100,
-      tmpDir: tmp,
-    },
-    null,
-  );
+  const result = await extractPdf(extractInput(file, PDF_TYPE, tmp, { mode: 'simple' }), null);
   return result.markdown;
 }
 

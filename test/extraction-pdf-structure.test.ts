@@ -11,6 +11,7 @@ import { headingRecall, tableCellF1 } from '@/lib/extraction/structure-quality';
 import { FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { buildPdf, paragraph, type PdfPageSpec } from '@/lib/testing/pdf-fixture';
 import { buildStructuredReport } from '@/lib/testing/pdf-report-fixture';
+import { extractInput, PDF_TYPE } from '@/lib/testing/extract-input';
 
 let tmp: string;
 beforeAll(() => {
@@ -21,20 +22,7 @@ afterAll(() => {
 });
 
 async function extract(file: string): Promise<string> {
-  const result = await extractPdf(
-    {
-      path: file,
-      mimeType: 'application/pdf',
-      extension: '.pdf',
-      mode: 'simple',
-      options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
-      onProgress: () => {},
-      signal: new AbortController().signal,
-      maxPages: 1000,
-      tmpDir: tmp,
-    },
-    null,
-  );
+  const result = await extractPdf(extractInput(file, PDF_TYPE, tmp, { mode: 'simple' }), null);
   return result.markdown;
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractPptx } from '@/lib/extraction/office';
+import { extractInput } from '@/lib/testing/extract-input';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pptx-comments-'));
 
@@ -61,17 +62,8 @@ describe('PPTX comments', () => {
     };
     const file = path.join(tmp, 'comments.pptx');
     fs.writeFileSync(file, zipSync(files));
-    const { markdown } = await extractPptx({
-      path: file,
-      mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-      extension: '.pptx',
-      mode: 'normal',
-      options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
-      onProgress: () => {},
-      signal: new AbortController().signal,
-      maxPages: 1000,
-      tmpDir: tmp,
-    });
+    const pptx = { mime_type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', extension: '.pptx' };
+    const { markdown } = await extractPptx(extractInput(file, pptx, tmp));
     expect(markdown.trim()).toBe(
       [
         '<!-- page 1 -->',
