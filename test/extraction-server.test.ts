@@ -97,6 +97,24 @@ describe('extraction through the server', () => {
     }
   }, 300_000);
 
+  it('extracts every file of formats/, ocr-more/ and large/ to non-empty Markdown', async () => {
+    const folder = (name: string) => fs.readdirSync(path.join(FIXTURES_DIR, name), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(FIXTURES_DIR, name, e.name));
+    const docs = [...folder('formats'), ...folder('formats/same-content'), ...folder('ocr-more'), ...folder('large')].filter((f) => !f.endsWith('.md'));
+    expect(docs.length).toBeGreaterThan(40);
+    const ids = new Map<string, string>();
+    for (const doc of docs) {
+      // The long born-digital PDFs are read from their text layer; everything else as the API's default.
+      const mode = doc.includes(`${path.sep}large${path.sep}`) && doc.endsWith('.pdf') ? 'simple' : 'normal';
+      ids.set(await extract(server.baseUrl, await upload(server.baseUrl, doc), mode), doc);
+    }
+    const results = await waitFor(server.baseUrl, [...ids.keys()], 400_000);
+    for (const [id, doc] of ids) {
+      const result = results.get(id);
+      expect(result.status, `${path.basename(doc)}: ${JSON.stringify(result.error)}`).toBe('completed');
+      expect(result.markdown.trim().length, path.basename(doc)).toBeGreaterThan(20);
+    }
+  }, 480_000);
+
   it('ends every hostile or broken file completed or failed with a known code, and stays up', async () => {
     const bad = fs.readdirSync(path.join(FIXTURES_DIR, 'bad')).map((f) => path.join(FIXTURES_DIR, 'bad', f));
     const ids = new Map<string, string>();
