@@ -20,7 +20,7 @@ test('every request a console page makes is answered, the icon and app manifest 
   });
   await signIn(page);
   await page.goto('/files');
-  await expect(page.getByRole('heading', { name: 'Files' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Files', exact: true })).toBeVisible();
   expect(failed).toEqual([]);
   const icon = await request.get('/favicon.ico');
   expect([icon.status(), icon.headers()['content-type']]).toEqual([200, 'image/x-icon']);
