@@ -153,7 +153,7 @@ describe('documents of more than one statement', () => {
   async function statsOf(kbId: string) {
     return queryRows<{ generation: number; chunks: number; chunk_total: number; term_total: number; df_sum: number; terms: number; term_count: number }>(
       app.db,
-      sql`select s.generation, s.chunk_total, s.term_total,
+      sql`select s.generation, s.chunk_total::int as chunk_total, s.term_total::int as term_total,
                  (select count(*)::int from kb_chunks c where c.kb_id = s.kb_id and c.generation = s.generation) as chunks,
                  (select coalesce(sum(c.term_count), 0)::int from kb_chunks c where c.kb_id = s.kb_id and c.generation = s.generation) as term_count,
                  (select coalesce(sum(array_length(tsvector_to_array(c.terms), 1)), 0)::int from kb_chunks c where c.kb_id = s.kb_id and c.generation = s.generation) as terms,
