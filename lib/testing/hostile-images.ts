@@ -4,6 +4,7 @@
  */
 import { once } from 'node:events';
 import zlib from 'node:zlib';
+import { greyTiff } from './tiff';
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
@@ -87,46 +88,12 @@ export function gifHeader(width: number, height: number): Buffer {
 }
 
 /**
- * A little-endian TIFF of 8-bit grey pages given by their sizes; only the first page carries
- * (white) pixels, the others just declare their size.
+ * A TIFF of 8-bit grey pages given by their sizes; only the first page carries (white) pixels,
+ * the others just declare their size.
  */
 export function tiffPages(pages: { width: number; height: number; thumbnail?: boolean }[]): Buffer {
-  const first = pages[0];
-  const pixels = Buffer.alloc(first.width * first.height, 0xff);
-  const tagCount = 9;
-  const ifdSize = 2 + tagCount * 12 + 4;
-  const pixelOffset = 8;
-  const ifdStart = pixelOffset + pixels.length + (pixels.length % 2);
-  const out = Buffer.alloc(ifdStart + pages.length * ifdSize);
-  out.write('II', 0, 'latin1');
-  out.writeUInt16LE(42, 2);
-  out.writeUInt32LE(ifdStart, 4);
-  pixels.copy(out, pixelOffset);
-  pages.forEach((page, i) => {
-    const at = ifdStart + i * ifdSize;
-    const tags: [number, number, number][] = [
-      [254, 4, page.thumbnail ? 1 : 0],
-      [256, 4, page.width],
-      [257, 4, page.height],
-      [258, 3, 8],
-      [259, 3, 1],
-      [262, 3, 1],
-      [273, 4, pixelOffset],
-      [278, 4, page.height],
-      [279, 4, i === 0 ? pixels.length : 0],
-    ];
-    out.writeUInt16LE(tagCount, at);
-    tags.forEach(([tag, type, value], t) => {
-      const entry = at + 2 + t * 12;
-      out.writeUInt16LE(tag, entry);
-      out.writeUInt16LE(type, entry + 2);
-      out.writeUInt32LE(1, entry + 4);
-      if (type === 3) out.writeUInt16LE(value, entry + 8);
-      else out.writeUInt32LE(value, entry + 8);
-    });
-    out.writeUInt32LE(i + 1 < pages.length ? ifdStart + (i + 1) * ifdSize : 0, at + 2 + tagCount * 12);
-  });
-  return out;
+  const [first, ...rest] = pages;
+  return greyTiff([{ ...first, grey: new Uint8Array(first.width * first.height).fill(0xff) }, ...rest]);
 }
 
 /**
