@@ -21,6 +21,7 @@ import { unstorableTextReason } from '@/lib/text/clean';
 export const USER_ROLES = ['admin', 'member'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_EMAIL_LENGTH = 320;
 
 export function toUserView(row: UserRow) {
   return {
@@ -157,7 +158,7 @@ export async function updateUser(ctx: ServiceContext, id: string, input: UpdateU
 /** The user for a sign-in, or null (unknown email, wrong password or disabled: not told apart). */
 export async function verifyCredentials(db: Db, email: string, password: string): Promise<UserRow | null> {
   // No stored email holds NUL or unpaired surrogates, and the database would refuse to compare them.
-  const comparable = email.length <= 320 && unstorableTextReason(email) === null;
+  const comparable = email.length <= MAX_EMAIL_LENGTH && unstorableTextReason(email) === null;
   const [row] = comparable ? await db.select().from(users).where(eq(users.email, normaliseEmail(email))).limit(1) : [];
   if (!row) {
     // Spend the same time as a real check, so response times do not reveal which emails exist.

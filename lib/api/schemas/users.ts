@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH, USER_ROLES } from '@/lib/users/service';
+import { MAX_EMAIL_LENGTH, MIN_PASSWORD_LENGTH, USER_ROLES } from '@/lib/users/service';
 import { idParam, label, listOf, paginationQuery, timestamp } from './common';
 
-const email = z.email({ error: 'email must be an email address' }).max(320).meta({ example: 'ana@example.com' });
+const email = z.email({ error: 'email must be an email address' }).max(MAX_EMAIL_LENGTH).meta({ example: 'ana@example.com' });
 const password = z
   .string({ error: 'password must be a string' })
   .min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`)
