@@ -27,12 +27,25 @@ export interface UpdateWebhookInput {
   secret?: string;
 }
 
+/** How long a check waits for the target's name to resolve before accepting it unchecked. */
+const LOOKUP_TIMEOUT_MS = 3000;
+
+/** The addresses a name resolves to, or null when it does not resolve within the timeout. */
+async function lookupWithin(host: string, ms: number): Promise<{ address: string }[] | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  return Promise.race([webhookLookup()(host).catch(() => null), timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Checks a target URL: https (http only in insecure mode), no credentials, and, unless insecure
- * mode is on, no host that is a private, loopback or link-local address or a local name. Names
- * are resolved and checked again before every attempt.
+ * mode is on, no host that is a private, loopback or link-local address or a local name, nor a
+ * name that resolves to one now (delivery would refuse it). A name that does not resolve yet is
+ * accepted: every attempt resolves and checks again.
  */
-export function checkWebhookUrl(raw: string): string {
+async function checkWebhookUrl(raw: string): Promise<string> {
   const insecure = getConfig().webhooks.allowInsecure;
   const invalid = (reason: string) => new ApiError('INVALID_REQUEST', `Invalid body: url: ${reason}`, { field: 'url', reason });
   let url: URL;
@@ -50,34 +63,10 @@ export function checkWebhookUrl(raw: string): string {
     const literal = parseIp(host);
     if (literal && !isPublicAddress(host)) throw invalid(`${host} is not a public address`);
     if (!literal && isLocalName(host)) throw invalid(`${host} is not a public host name`);
+    const blocked = literal ? undefined : (await lookupWithin(host, LOOKUP_TIMEOUT_MS))?.find((a) => !isPublicAddress(a.address));
+    if (blocked) throw invalid(`${host} resolves to ${blocked.address}, which is not a public address`);
   }
   return url.toString();
-}
-
-/** How long creation waits for the name of a new target to resolve before accepting it unchecked. */
-const CREATE_LOOKUP_TIMEOUT_MS = 3000;
-
-/**
- * Refuses at creation what delivery would refuse: a name that resolves to a private, loopback or
- * link-local address. A name that does not resolve (yet) is accepted; every attempt checks again.
- */
-async function checkWebhookTarget(raw: string): Promise<string> {
-  const url = checkWebhookUrl(raw);
-  if (getConfig().webhooks.allowInsecure) return url;
-  const host = normaliseHostname(new URL(url).hostname);
-  if (parseIp(host)) return url;
-  const lookup = webhookLookup();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), CREATE_LOOKUP_TIMEOUT_MS);
-  });
-  const addresses = await Promise.race([lookup(host).catch(() => null), timeout]).finally(() => clearTimeout(timer));
-  const blocked = addresses?.find((a) => !isPublicAddress(a.address));
-  if (blocked) {
-    const reason = `${host} resolves to ${blocked.address}, which is not a public address`;
-    throw new ApiError('INVALID_REQUEST', `Invalid body: url: ${reason}`, { field: 'url', reason });
-  }
-  return url;
 }
 
 export function toWebhookView(row: WebhookRow) {
@@ -109,7 +98,7 @@ function normaliseEvents(events: string[]): string[] {
 }
 
 export async function createWebhook(ctx: ServiceContext, input: CreateWebhookInput) {
-  const url = await checkWebhookTarget(input.url);
+  const url = await checkWebhookUrl(input.url);
   const now = new Date();
   const [row] = await ctx.db
     .insert(webhooks)
@@ -145,7 +134,7 @@ export async function getWebhook(ctx: ServiceContext, id: string) {
 export async function updateWebhook(ctx: ServiceContext, id: string, input: UpdateWebhookInput) {
   await findWebhook(ctx.db, id);
   const patch: Partial<WebhookRow> = { updatedAt: new Date() };
-  if (input.url !== undefined) patch.url = await checkWebhookTarget(input.url);
+  if (input.url !== undefined) patch.url = await checkWebhookUrl(input.url);
   if (input.events !== undefined) patch.events = normaliseEvents(input.events);
   if (input.enabled !== undefined) patch.enabled = input.enabled;
   if (input.secret !== undefined) patch.secretCiphertext = encryptSecret(input.secret);
