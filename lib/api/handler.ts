@@ -9,10 +9,10 @@ import { newId } from '@/lib/ids';
 import { getMaintenance, maintenanceMessage } from '@/lib/ops/maintenance';
 import { ensureReady } from '@/lib/ops/startup';
 import { getStorage } from '@/lib/storage';
+import { findUnsafeValue } from '@/lib/text/clean';
 import { clientIp } from './client-ip';
 import { ApiError, errorResponse, isApiError, type ErrorCode } from './errors';
 import { fingerprintOf, runIdempotent, validateIdempotencyKey } from './idempotency';
-import { findUnsafeValue } from '@/lib/text/clean';
 import { consumeRateLimit, consumeRateLimitInMemory, rateLimitError } from './rate-limit';
 
 /** Who may call a route: anyone, any valid key, an administrator, or holders of a scope (any of a list). */

@@ -60,27 +60,5 @@ export function rangeCovered(entry: string, allowed: readonly string[]): boolean
 
 /** True when `ip` matches one of the allowed entries (addresses or CIDR ranges). */
 export function ipAllowed(ip: string | null, allowed: readonly string[]): boolean {
-  if (!ip) return false;
-  const addr = parseIp(ip);
-  if (!addr) return false;
-  for (const entry of allowed) {
-    if (entry.includes('/')) {
-      let range: [ipaddr.IPv4 | ipaddr.IPv6, number];
-      try {
-        range = ipaddr.parseCIDR(entry.trim());
-      } catch {
-        continue;
-      }
-      let [net, bits] = range;
-      if (net.kind() === 'ipv6' && (net as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
-        net = (net as ipaddr.IPv6).toIPv4Address();
-        bits -= 96;
-      }
-      if (net.kind() === addr.kind() && addr.match([net, bits] as never)) return true;
-    } else {
-      const other = parseIp(entry);
-      if (other && other.kind() === addr.kind() && other.toNormalizedString() === addr.toNormalizedString()) return true;
-    }
-  }
-  return false;
+  return !!ip && !ip.includes('/') && rangeCovered(ip, allowed);
 }
