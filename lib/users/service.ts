@@ -7,7 +7,7 @@ import { isUniqueViolation } from '@/lib/db/errors';
 import { users, type UserRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { ROLE_SCOPES, ungrantableScopes } from '@/lib/auth/scopes';
-import { newId } from '@/lib/ids';
+import { ID_PREFIXES, newId } from '@/lib/ids';
 import { unstorableTextReason } from '@/lib/text/clean';
 
 /*
@@ -78,10 +78,13 @@ function checkMayManage(ctx: ServiceContext, role: UserRole, action: string): vo
   }
 }
 
+/** Console sessions carry the user's id where API keys carry the key's. */
+const isUserId = (id: string | null | undefined): id is string => !!id?.startsWith(`${ID_PREFIXES.user}_`);
+
 /** Who made a change to a user, for the event log. */
 function actor(ctx: ServiceContext) {
   const id = ctx.principal?.keyId ?? null;
-  return { kind: id?.startsWith('usr_') ? 'user' : 'api_key', id };
+  return { kind: isUserId(id) ? 'user' : 'api_key', id };
 }
 
 export async function createUser(ctx: ServiceContext, input: CreateUserInput) {
@@ -198,7 +201,7 @@ export async function setupStatus(ctx: ServiceContext) {
 /** Who is calling: a console user (with role) or an API key, and the scopes in force. */
 export async function describePrincipal(ctx: ServiceContext) {
   const principal = ctx.principal!;
-  const user = principal.keyId.startsWith('usr_') ? await findUser(ctx.db, principal.keyId) : undefined;
+  const user = isUserId(principal.keyId) ? await findUser(ctx.db, principal.keyId) : undefined;
   return {
     kind: user ? ('user' as const) : ('api_key' as const),
     id: principal.keyId,
