@@ -62,6 +62,8 @@ export default defineConfig({
       QUARRY_ADMIN_KEY: 'sk_test_e2eadministratorkey000000000001',
       QUARRY_WEBHOOK_ALLOW_INSECURE: 'true',
       QUARRY_RATE_LIMIT_PER_MINUTE: '100000',
+      // Every JSON response is checked against the schema its endpoint documents.
+      QUARRY_VALIDATE_RESPONSES: '1',
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
     },
     },
@@ -77,6 +79,7 @@ export default defineConfig({
         HOST: '127.0.0.1',
         NODE_ENV: 'production',
         QUARRY_DATA_DIR: setupDataDir,
+        QUARRY_VALIDATE_RESPONSES: '1',
         DATABASE_URL: '',
       },
     },

@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts', 'lib/**/*.test.ts'],
-    globalSetup: ['./lib/testing/global-setup.ts'],
+    globalSetup: ['./test/support/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

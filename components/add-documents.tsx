@@ -5,27 +5,15 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { ApiClientError, api, errorMessage, type Page } from './api';
+import type { ExtractionListItem, FileListItem } from './api-types';
 import { Button, Dialog, ErrorState, Input, Loading, Pagination, formatBytes } from './ui';
 
 /* Picking files whose text has been extracted and adding them to a knowledge base. */
 
-interface FileItem {
-  id: string;
-  filename: string;
-  content_type: string;
-  size: number;
-  created_at: string;
-}
-
-interface ExtractionItem {
-  id: string;
-  status: 'pending' | 'processing' | 'completed' | 'failed';
-}
-
 const LIMIT = 25;
 
 /** Why a file cannot be picked, or null when it can. */
-function unavailableReason(extraction: ExtractionItem | undefined | null, loading: boolean, alreadyAdded: boolean): string | null {
+function unavailableReason(extraction: ExtractionListItem | undefined | null, loading: boolean, alreadyAdded: boolean): string | null {
   if (alreadyAdded) return 'Already in this knowledge base';
   if (loading) return 'Checking…';
   if (extraction === undefined) return 'Could not be checked';
@@ -43,20 +31,20 @@ function FilePicker({
 }: {
   existingFileIds: Set<string>;
   selected: Map<string, string>;
-  onToggle: (file: FileItem, on: boolean) => void;
+  onToggle: (file: FileListItem, on: boolean) => void;
 }) {
   const [offset, setOffset] = useState(0);
   const [filter, setFilter] = useState('');
   const files = useQuery({
     queryKey: ['files', 'picker', { offset }],
-    queryFn: () => api<Page<FileItem>>(`/v1/files?limit=${LIMIT}&offset=${offset}`),
+    queryFn: () => api<Page<FileListItem>>(`/v1/files?limit=${LIMIT}&offset=${offset}`),
     placeholderData: (previous) => previous,
   });
   const items = files.data?.items ?? [];
   const extractions = useQueries({
     queries: items.map((file) => ({
       queryKey: ['files', file.id, 'latest-extraction'],
-      queryFn: async () => (await api<Page<ExtractionItem>>(`/v1/files/${file.id}/extractions?limit=1`)).items[0] ?? null,
+      queryFn: async () => (await api<Page<ExtractionListItem>>(`/v1/files/${file.id}/extractions?limit=1`)).items[0] ?? null,
       staleTime: 10_000,
     })),
   });
@@ -125,7 +113,7 @@ export function AddDocuments({ kbId, existingFileIds }: { kbId: string; existing
     setSelected(new Map());
   }
 
-  function toggle(file: FileItem, on: boolean) {
+  function toggle(file: FileListItem, on: boolean) {
     setSelected((current) => {
       const next = new Map(current);
       if (on) next.set(file.id, file.filename);

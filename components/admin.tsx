@@ -3,6 +3,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { ApiClientError, errorMessage } from './api';
+import { isNotFound } from './not-found';
 import { Button, ErrorState, cx } from './ui';
 
 /* Building blocks of the administrator pages: webhooks, API keys, settings and users. */
@@ -14,7 +15,7 @@ export function isForbidden(err: unknown): boolean {
 
 /** Query retry rule: one retry for passing failures, none when the answer is "not allowed" or "not found". */
 export function retryUnlessRefused(failures: number, err: unknown): boolean {
-  if (err instanceof ApiClientError && (err.status === 403 || err.status === 404)) return false;
+  if (isForbidden(err) || isNotFound(err)) return false;
   return failures < 1;
 }
 
@@ -196,18 +197,3 @@ export function generateSecret(length = 40): string {
   }
   return out;
 }
-
-/** A scrolling frame for tables so that a narrow screen scrolls the table, not the page. */
-export function TableFrame({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="overflow-x-auto rounded focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600" role="region" aria-label={label} tabIndex={0}>
-      {children}
-    </div>
-  );
-}
-
-export const TH = 'px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 whitespace-nowrap';
-export const TD = 'px-3 py-2 align-top';
-/** The actions column stays in view at the right edge while the rest of the table scrolls. */
-export const STICKY_TH = 'sticky right-0 bg-white px-3 py-2';
-export const STICKY_TD = 'sticky right-0 bg-white px-3 py-2 align-top shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.15)]';

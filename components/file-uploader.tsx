@@ -1,29 +1,20 @@
 'use client';
 
-import Link from 'next/link';
 import { useCallback, useId, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { toast } from 'sonner';
-import { checkBeforeUpload, distinctTypes, uploadErrorMessage, uploadFile, useFileTypes, type FileRecord, type FileType } from './files-common';
-import { Button, Card, Field, Input, ProgressBar, cx, formatBytes } from './ui';
+import type { FileType } from './api-types';
+import { checkBeforeUpload, distinctTypes, uploadErrorMessage, uploadFile, useFileTypes } from './files-common';
+import { Button, Card, Field, Input, cx } from './ui';
+import { IngestOptionsPanel, useIngestOptions, type IngestOptions } from './uploads/ingest-options';
+import { UploadRow, type UploadItem } from './uploads/upload-row';
 
 /*
  * Drag-and-drop upload of many files at once. Each file gets its own row with a progress bar;
  * files the server would refuse (unknown kind, over the size limit) are stopped before sending,
- * with the reason in plain words.
+ * with the reason in plain words. Files can be turned into text and added to a knowledge base as
+ * they arrive; each row then follows those steps too.
  */
-
-type UploadState = 'waiting' | 'uploading' | 'done' | 'failed' | 'stopped';
-
-interface UploadItem {
-  key: string;
-  file: File;
-  state: UploadState;
-  progress: number;
-  message?: string;
-  stored?: FileRecord;
-  controller?: AbortController;
-}
 
 /** How many files are sent at the same time. */
 const PARALLEL_UPLOADS = 3;
@@ -47,61 +38,12 @@ function AcceptedTypes({ types }: { types: FileType[] }) {
   );
 }
 
-function UploadRow({ item, onStop, onDismiss }: { item: UploadItem; onStop: () => void; onDismiss: () => void }) {
-  const statusText =
-    item.state === 'waiting'
-      ? 'Waiting…'
-      : item.state === 'uploading'
-        ? `Uploading… ${Math.round(item.progress)}%`
-        : item.state === 'done'
-          ? 'Uploaded'
-          : item.state === 'stopped'
-            ? 'Stopped'
-            : 'Not uploaded';
-  return (
-    <li className="py-3">
-      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
-        <div className="min-w-0 flex-1">
-          <p className="truncate text-sm font-medium" title={item.file.name}>
-            {item.file.name}
-          </p>
-          <p className={cx('text-xs', item.state === 'failed' ? 'text-red-700' : item.state === 'done' ? 'text-green-700' : 'text-slate-600')}>
-            {formatBytes(item.file.size)} · {statusText}
-          </p>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {item.state === 'done' && item.stored && (
-            <Link href={`/files/${item.stored.id}`} className="rounded-md px-3 py-1.5 text-sm font-medium text-indigo-700 hover:bg-indigo-50">
-              Open
-              <span className="sr-only"> {item.file.name}</span>
-            </Link>
-          )}
-          {item.state === 'waiting' || item.state === 'uploading' ? (
-            <Button variant="ghost" className="py-1.5" onClick={onStop}>
-              Stop<span className="sr-only"> uploading {item.file.name}</span>
-            </Button>
-          ) : (
-            <Button variant="ghost" className="py-1.5" onClick={onDismiss}>
-              Dismiss<span className="sr-only"> {item.file.name}</span>
-            </Button>
-          )}
-        </div>
-      </div>
-      {(item.state === 'uploading' || item.state === 'waiting') && (
-        <div className="mt-2">
-          <ProgressBar value={item.progress} label={`Uploading ${item.file.name}`} />
-        </div>
-      )}
-      {item.message && <p className="mt-1 text-sm text-red-700">{item.message}</p>}
-    </li>
-  );
-}
-
 /** The upload card of the Files page. Calls onUploaded after each stored file. */
 export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
   const types = useFileTypes();
   const [tags, setTags] = useState('');
   const [items, setItems] = useState<UploadItem[]>([]);
+  const [options, setOptions, knowledgeBases] = useIngestOptions();
   const hintId = useId();
 
   const update = useCallback((key: string, patch: Partial<UploadItem>) => {
@@ -109,16 +51,28 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
   }, []);
 
   const send = useCallback(
-    async (item: UploadItem, batchTags: string): Promise<boolean> => {
+    async (item: UploadItem, batchTags: string, choice: IngestOptions): Promise<boolean> => {
       if (item.controller?.signal.aborted) return false;
-      update(item.key, { state: 'uploading' });
+      update(item.key, { state: 'uploading', sent: true, message: undefined });
+      const extract = choice.extract || choice.kbId ? choice.mode : undefined;
       try {
         const stored = await uploadFile(item.file, {
           tags: batchTags,
+          extract,
+          knowledgeBaseId: choice.kbId || undefined,
           signal: item.controller?.signal,
           onProgress: (progress) => update(item.key, { progress }),
         });
-        update(item.key, { state: 'done', progress: 100, stored });
+        const followed =
+          stored.extraction || stored.document
+            ? {
+                fileId: stored.id,
+                mode: stored.extraction?.mode ?? extract ?? 'normal',
+                extractionId: stored.extraction?.id,
+                document: stored.document ? { id: stored.document.id, kbId: stored.document.kb_id } : undefined,
+              }
+            : undefined;
+        update(item.key, { state: 'done', progress: 100, stored, followed });
         onUploaded();
         return true;
       } catch (err) {
@@ -137,11 +91,13 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
     async (files: File[]) => {
       if (files.length === 0) return;
       const known = types.data ?? [];
+      const choice = options;
+      const kbName = knowledgeBases?.find((kb) => kb.id === choice.kbId)?.name;
       const batch: UploadItem[] = files.map((file) => {
         const problem = known.length > 0 ? checkBeforeUpload(file, known) : null;
         return problem
           ? { key: `u${nextKey++}`, file, state: 'failed', progress: 0, message: problem }
-          : { key: `u${nextKey++}`, file, state: 'waiting', progress: 0, controller: new AbortController() };
+          : { key: `u${nextKey++}`, file, state: 'waiting', progress: 0, controller: new AbortController(), kbName, choice };
       });
       setItems((all) => [...batch, ...all]);
 
@@ -153,7 +109,7 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
       let failed = 0;
       const worker = async () => {
         for (let it = queue.shift(); it; it = queue.shift()) {
-          if (await send(it, tags)) uploaded++;
+          if (await send(it, tags, choice)) uploaded++;
           else if (!it.controller?.signal.aborted) failed++;
         }
       };
@@ -161,8 +117,17 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
       if (uploaded > 0) toast.success(uploaded === 1 ? '1 file uploaded' : `${uploaded} files uploaded`);
       if (failed > 0) toast.error(failed === 1 ? '1 file could not be uploaded' : `${failed} files could not be uploaded`, { description: 'The reasons are shown beside each file.' });
     },
-    [send, tags, types.data],
+    [send, tags, types.data, options, knowledgeBases],
   );
+
+  /** Sends a file the server refused or could not receive again, with the choices made for it then. */
+  const retryUpload = (item: UploadItem) => {
+    const again = { ...item, controller: new AbortController(), progress: 0 };
+    update(item.key, { state: 'waiting', progress: 0, message: undefined, controller: again.controller });
+    void send(again, tags, item.choice ?? options).then((ok) => {
+      if (ok) toast.success(`${item.file.name} was uploaded`);
+    });
+  };
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: true });
   const accept = types.data?.map((t) => t.extension).join(',');
@@ -182,21 +147,24 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
         <Field label="Tags for these files (optional)" hint="Separate tags with commas, for example: finance, 2024. They help you find files later.">
           {({ id, describedBy }) => <Input id={id} aria-describedby={describedBy} value={tags} onChange={(e) => setTags(e.target.value)} placeholder="finance, 2024" />}
         </Field>
-        <div
-          {...getRootProps({
-            role: 'button',
-            'aria-label': 'Add files: drop them here, or press Enter to choose',
-            'aria-describedby': hintId,
-          })}
-          data-testid="dropzone"
-          className={cx(
-            'cursor-pointer rounded-lg border-2 border-dashed px-4 py-8 text-center transition-colors',
-            isDragActive ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 bg-slate-50 hover:border-indigo-400',
-          )}
-        >
-          <input {...getInputProps({ accept })} aria-label="Choose files to upload" />
-          <p className="font-medium text-slate-800">{isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose'}</p>
-          <p className="mt-1 text-sm text-slate-600">You can add many files at once.</p>
+        <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_18rem]">
+          <div
+            {...getRootProps({
+              role: 'button',
+              'aria-label': 'Add files: drop them here, or press Enter to choose',
+              'aria-describedby': hintId,
+            })}
+            data-testid="dropzone"
+            className={cx(
+              'flex cursor-pointer flex-col justify-center rounded-lg border-2 border-dashed px-4 py-8 text-center transition-colors',
+              isDragActive ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 bg-slate-50 hover:border-indigo-400',
+            )}
+          >
+            <input {...getInputProps({ accept })} aria-label="Choose files to upload" />
+            <p className="font-medium text-slate-800">{isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose'}</p>
+            <p className="mt-1 text-sm text-slate-600">You can add many files at once.</p>
+          </div>
+          <IngestOptionsPanel options={options} onChange={setOptions} knowledgeBases={knowledgeBases} />
         </div>
         <div id={hintId} className="text-xs text-slate-600">
           {types.data ? (
@@ -233,6 +201,8 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
                     update(item.key, { state: 'stopped' });
                   }}
                   onDismiss={() => setItems((all) => all.filter((it) => it.key !== item.key))}
+                  onRetryUpload={() => retryUpload(item)}
+                  onNewExtraction={(id) => item.followed && update(item.key, { followed: { ...item.followed, extractionId: id } })}
                 />
               ))}
             </ul>

@@ -2,40 +2,12 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { api, ApiClientError } from './api';
+import type { ExtractionMode, FileType, FileTypes, UploadedFile } from './api-types';
 
-/* Types and helpers shared by the file and extraction pages. */
+/* Helpers shared by the file and extraction pages (the response types are in api-types). */
 
-export interface FileListItem {
-  id: string;
-  filename: string;
-  content_type: string;
-  size: number;
-  tags: string[];
-  created_at: string;
-}
-
-export interface FileRecord extends FileListItem {
-  metadata: Record<string, unknown>;
-  updated_at: string;
-}
-
-export interface FileType {
-  extension: string;
-  mime_type: string;
-  description: string;
-  max_size_mb: number;
-}
-
-export type ExtractionStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export type ExtractionMode = 'simple' | 'normal' | 'advanced';
-
-export interface ExtractionListItem {
-  id: string;
-  status: ExtractionStatus;
-  mode: ExtractionMode;
-  total_pages: number | null;
-  created_at: string;
-}
+/** What each extraction mode is called in the console. */
+export const MODE_NAMES: Record<ExtractionMode, string> = { simple: 'Quick', normal: 'Standard', advanced: 'Thorough' };
 
 const MB = 1024 * 1024;
 
@@ -43,7 +15,7 @@ const MB = 1024 * 1024;
 export function useFileTypes() {
   return useQuery({
     queryKey: ['file-types'],
-    queryFn: () => api<{ types: FileType[] }>('/v1/files/types').then((r) => r.types),
+    queryFn: () => api<FileTypes>('/v1/files/types').then((r) => r.types),
     staleTime: 10 * 60_000,
   });
 }
@@ -96,6 +68,11 @@ function sentence(text: string): string {
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
+/** A server message without the internal codes it quotes: "… into text (CORRUPT_DOCUMENT): The file…" → "… into text: The file…". */
+export function withoutCodes(message: string): string {
+  return message.replace(/\s*\([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\)/g, '').trim();
+}
+
 /** A plain sentence for an upload the server refused. */
 export function uploadErrorMessage(err: unknown): string {
   if (err instanceof ApiClientError) {
@@ -112,12 +89,18 @@ export function uploadErrorMessage(err: unknown): string {
 
 /**
  * Uploads one file with XMLHttpRequest (fetch reports no upload progress), sending the session
- * cookie and the page's Origin like any same-origin request. Resolves with the stored file.
+ * cookie and the page's Origin like any same-origin request. Resolves with the stored file, and
+ * the extraction (`extract`) and knowledge-base document (`knowledgeBaseId`) it started.
  */
-export function uploadFile(file: File, options: { tags?: string; onProgress: (percent: number) => void; signal?: AbortSignal }): Promise<FileRecord> {
+export function uploadFile(
+  file: File,
+  options: { tags?: string; extract?: ExtractionMode; knowledgeBaseId?: string; onProgress: (percent: number) => void; signal?: AbortSignal },
+): Promise<UploadedFile> {
   return new Promise((resolve, reject) => {
     const form = new FormData();
     if (options.tags?.trim()) form.append('tags', options.tags);
+    if (options.extract) form.append('extract', options.extract);
+    if (options.knowledgeBaseId) form.append('knowledge_base_id', options.knowledgeBaseId);
     form.append('file', file, file.name);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/v1/files');
@@ -134,7 +117,7 @@ export function uploadFile(file: File, options: { tags?: string; onProgress: (pe
       }
       if (xhr.status >= 200 && xhr.status < 300) {
         options.onProgress(100);
-        resolve(body as FileRecord);
+        resolve(body as UploadedFile);
         return;
       }
       if (xhr.status === 401) window.location.assign('/sign-in');

@@ -2,24 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api';
-
-export interface Me {
-  kind: 'user' | 'api_key';
-  id: string;
-  name: string;
-  role: 'admin' | 'member' | null;
-  scopes: string[];
-}
+import type { HealthDetail, Me } from './api-types';
 
 export function useMe() {
   return useQuery({ queryKey: ['me'], queryFn: () => api<Me>('/v1/me'), staleTime: 60_000 });
-}
-
-export interface HealthDetail {
-  status: 'healthy' | 'unhealthy';
-  version: string;
-  maintenance: { enabled: boolean; message: string | null };
-  components: Record<string, { status: string; latency_ms?: number; error?: string; kind?: string; queued?: number; running?: number; oldest_wait_s?: number }>;
 }
 
 /** Detailed health (database, storage, maintenance), refreshed every 15 seconds. */

@@ -1,41 +1,10 @@
 'use client';
 
 import { useId, useState, type FormEvent } from 'react';
+import type { ChunkingStrategy, ChunkingType } from './api-types';
 import { Button, Field, Input, Textarea, cx } from './ui';
 
-/* Knowledge-base types shared by the console pages, and the form that creates and edits one. */
-
-export type ChunkingType = 'fixed' | 'semantic' | 'paragraph';
-
-export interface ChunkingStrategy {
-  type: ChunkingType;
-  chunk_size: number;
-  overlap: number;
-}
-
-export interface KnowledgeBase {
-  id: string;
-  name: string;
-  description: string;
-  chunking_strategy: ChunkingStrategy;
-  metadata: Record<string, unknown>;
-  embedding: { provider: string; model: string; dimensions: number };
-  index_status: 'ready' | 'reindexing';
-  reindex?: { serving_chunking_strategy: ChunkingStrategy; documents_done: number };
-  document_count: number;
-  chunk_count: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface KnowledgeBaseListItem {
-  id: string;
-  name: string;
-  description: string;
-  document_count: number;
-  chunk_count: number;
-  created_at: string;
-}
+/* Knowledge-base helpers shared by the console pages, and the form that creates and edits one. */
 
 export const MIN_CHUNK_SIZE = 64;
 export const MAX_CHUNK_SIZE = 8192;

@@ -1,20 +1,10 @@
 'use client';
 
 import { useState, type ReactNode } from 'react';
+import type { SearchChunk } from './api-types';
 import { Badge } from './ui';
 
 /* Search results: passages with score bars and the query's words highlighted. */
-
-export interface SearchChunk {
-  id: string;
-  document_id: string;
-  document_title: string;
-  content: string;
-  score: number;
-  vector_score?: number;
-  keyword_score?: number;
-  metadata: { page?: number | null; section?: string | null; chunk_index?: number; [key: string]: unknown };
-}
 
 /** How a result set was asked for, so its scores can be explained. */
 export interface SearchRun {
@@ -110,7 +100,7 @@ export function ResultCard({ chunk, rank, run, words }: { chunk: SearchChunk; ra
           {typeof chunk.metadata.chunk_index === 'number' && <Badge>Passage {chunk.metadata.chunk_index + 1}</Badge>}
         </div>
       </div>
-      {section && <p className="mt-0.5 break-words text-sm text-slate-600">Section: {section}</p>}
+      {typeof section === 'string' && section && <p className="mt-0.5 break-words text-sm text-slate-600">Section: {section}</p>}
       <div className="mt-3 flex items-center gap-3">
         <span aria-hidden="true" className="text-sm font-semibold tabular-nums text-slate-500">
           #{rank}

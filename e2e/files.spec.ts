@@ -38,6 +38,11 @@ test('upload, extract, read, copy, download, refuse and delete files', async ({ 
   // The accepted kinds and limits are shown before anything is uploaded.
   await expect(page.getByText('Up to 100 MB:')).toBeVisible();
 
+  // Only uploading here (the text is read by hand below): the remembered choice is switched off.
+  await expect(page.getByLabel('Turn into text right away')).toBeChecked();
+  await expect(page.getByLabel('Add to knowledge base')).toHaveValue('');
+  await page.getByLabel('Turn into text right away').uncheck();
+
   // Two documents at once, each with its own progress, both ending in the table.
   await page.getByLabel('Tags for these files (optional)').fill('files-spec, docs');
   await dropInput(page).setInputFiles([PDF, DOCX]);

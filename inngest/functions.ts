@@ -1,5 +1,5 @@
 import { eventType } from 'inngest';
-import { WORKFLOWS } from '@/lib/workflows/registry';
+import { backgroundContext, WORKFLOWS } from '@/lib/ops/workflows';
 import type { StepTools, WorkflowDefinition } from '@/lib/workflows/types';
 import { inngest } from './client';
 
@@ -31,11 +31,11 @@ export function toInngestFunction(def: WorkflowDefinition<any>) {
       onFailure: async ({ event, error }) => {
         const original = (event.data as { event?: { data?: unknown } }).event?.data;
         const parsed = def.input.safeParse(original);
-        if (parsed.success) await def.onFailure?.(parsed.data, error);
+        if (parsed.success) await def.onFailure?.(parsed.data, error, await backgroundContext());
       },
     },
     async ({ event, step, runId, attempt }) =>
-      def.run(def.input.parse(event.data), adaptStep(step as unknown as InngestStep), { runId, attempt }),
+      def.run(def.input.parse(event.data), adaptStep(step as unknown as InngestStep), { runId, attempt, services: await backgroundContext() }),
   );
 }
 

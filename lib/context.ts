@@ -1,6 +1,6 @@
 import type { Principal } from '@/lib/auth/api-keys';
 import type { Db } from '@/lib/db/client';
-import type { Storage } from '@/lib/storage';
+import { getStorage, type Storage } from '@/lib/storage';
 
 /** What a domain service needs: the database, storage, and who is asking (for audit fields). */
 export interface ServiceContext {
@@ -8,4 +8,9 @@ export interface ServiceContext {
   storage: Storage;
   requestId: string | null;
   principal: Principal | null;
+}
+
+/** The context of background work (workflows, sweeps): no request, no caller. */
+export function backgroundServices(db: Db): ServiceContext {
+  return { db, storage: getStorage(), requestId: null, principal: null };
 }

@@ -1,7 +1,10 @@
 // npm run bench:extract — extraction speed against poppler's pdftotext and the tesseract CLI, and
 // the quality of every fixture document against its reference Markdown: text similarity, heading
 // recall (with level agreement) and table cell F1, per fixture and as the mean per folder.
+// The large fixtures (a 619- and a 400-page PDF, an 872-page DOCX) are timed as the server runs
+// them, with the peak memory of the server side and of the extraction processes, beside pdftotext.
 // BENCH_PDF=/path/to/file.pdf also times that PDF (simple and normal mode, once each).
+// BENCH_LARGE=0 leaves the large fixtures out.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,9 +16,9 @@ import { textSimilarity } from '@/lib/extraction/quality';
 import { headingRecall, tableCellF1 } from '@/lib/extraction/structure-quality';
 import type { ExtractionMode, ExtractResult } from '@/lib/extraction/types';
 import { FILE_TYPES } from '@/lib/files/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { buildTextDocument } from '@/lib/testing/pdf-fixture';
-import { buildStructuredReport } from '@/lib/testing/pdf-report-fixture';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { buildTextDocument } from '@/test/support/pdf-fixture';
+import { buildStructuredReport } from '@/test/support/pdf-report-fixture';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -215,6 +218,94 @@ async function quality() {
   }
 }
 
+/** Resident memory (MB) of every process below this one: the extraction workers and their programs. */
+function descendantsRssMb(): number {
+  const parents = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid … ; comm may hold spaces and parentheses, so split after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+      rss.set(Number(entry), (Number(fields[21]) * 4096) / 2 ** 20);
+    } catch {
+      // the process ended while being read
+    }
+  }
+  let total = 0;
+  for (const [pid, mb] of rss) {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) {
+      if (p === process.pid) {
+        total += mb;
+        break;
+      }
+    }
+  }
+  return total;
+}
+
+/** Runs `fn` while sampling this process's and its children's resident memory; peaks in MB. */
+async function withMemoryPeaks<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number; serverMb: number; workersMb: number }> {
+  let serverMb = process.memoryUsage().rss / 2 ** 20;
+  let workersMb = 0;
+  const sample = () => {
+    serverMb = Math.max(serverMb, process.memoryUsage().rss / 2 ** 20);
+    workersMb = Math.max(workersMb, descendantsRssMb());
+  };
+  const timer = setInterval(sample, 200);
+  const started = performance.now();
+  try {
+    const value = await fn();
+    sample();
+    return { value, seconds: (performance.now() - started) / 1000, serverMb, workersMb };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** The large fixtures, one run per mode in a fresh worker each, with pdftotext as the baseline. */
+async function largeFixtures() {
+  const dir = path.join(FIXTURES_DIR, 'large');
+  if (!fs.existsSync(dir)) return;
+  console.log('\nLarge fixtures (one run per mode, fresh extraction process each; peak resident memory of the');
+  console.log('server-side process and of the extraction processes; pdftotext -layout as the baseline)');
+  console.log(`  ${'fixture'.padEnd(42)} ${'mode'.padEnd(7)} ${'pages'.padStart(6)} ${'seconds'.padStart(8)} ${'pages/s'.padStart(8)} ${'vs pdftotext'.padStart(13)} ${'server MB'.padStart(10)} ${'workers MB'.padStart(11)}`);
+  for (const name of fs.readdirSync(dir).sort()) {
+    const file = path.join(dir, name);
+    if (!FILE_TYPES.some((t) => t.extension === path.extname(name).toLowerCase())) continue;
+    let baseline: number | null = null;
+    if (name.endsWith('.pdf') && have('pdftotext')) {
+      const started = performance.now();
+      spawnSync('pdftotext', ['-layout', file, '-'], { maxBuffer: 1 << 30 });
+      baseline = (performance.now() - started) / 1000;
+      console.log(`  ${name.padEnd(42)} ${'—'.padEnd(7)} ${''.padStart(6)} ${baseline.toFixed(1).padStart(8)} ${''.padStart(8)} ${'(pdftotext)'.padStart(13)}`);
+    }
+    for (const mode of ['simple', 'normal'] as const) {
+      const pool = new ExtractionWorkerPool();
+      try {
+        global.gc?.();
+        const run = await withMemoryPeaks(() => extractInWorker(pool, file, mode));
+        // Only PDFs have pages of their own; other formats are measured in megabytes per second.
+        const paged = name.toLowerCase().endsWith('.pdf');
+        const pages = paged ? String(run.value.totalPages) : '—';
+        const rate = paged
+          ? (run.value.totalPages / run.seconds).toFixed(1)
+          : `${(fs.statSync(file).size / 2 ** 20 / run.seconds).toFixed(1)} MB/s`;
+        const ratio = baseline === null ? '—' : `${(run.seconds / baseline).toFixed(1)}x`;
+        console.log(
+          `  ${name.padEnd(42)} ${mode.padEnd(7)} ${pages.padStart(6)} ${run.seconds.toFixed(1).padStart(8)} ${rate.padStart(8)} ${ratio.padStart(13)} ${run.serverMb.toFixed(0).padStart(10)} ${run.workersMb.toFixed(0).padStart(11)}`,
+        );
+      } catch (err) {
+        console.log(`  ${name.padEnd(42)} ${mode.padEnd(7)} failed: ${(err as Error).message}`);
+      } finally {
+        await pool.close();
+      }
+    }
+  }
+}
+
 /** BENCH_PDF: pages per second of one given PDF in the worker process, as the server runs it. */
 async function fileSpeed(file: string) {
   console.log(`\n${path.basename(file)} (one run per mode, in the extraction worker process)`);
@@ -237,6 +328,7 @@ async function main() {
   try {
     await speed();
     if (process.env.BENCH_PDF) await fileSpeed(path.resolve(process.env.BENCH_PDF));
+    if (process.env.BENCH_LARGE !== '0') await largeFixtures();
     await ocrSpeed();
     await quality();
   } finally {

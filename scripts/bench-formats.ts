@@ -8,8 +8,8 @@ import { extractDocument } from '@/lib/extraction/engine';
 import { findSoffice } from '@/lib/extraction/formats';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { detectFileOnDisk } from '@/lib/files/detect-file';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { extractInput } from '@/lib/testing/extract-input';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { extractInput } from '@/test/support/extract-input';
 
 const GOAL = 0.9;
 const dir = path.join(FIXTURES_DIR, 'formats', 'same-content');

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { ensureBuild } from './lib/ensure-build.mjs';
 import { runServer, type RunningServer } from './lib/run-server.mjs';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as apiKeysRoute from '@/app/v1/api-keys/route';
 import * as filesRoute from '@/app/v1/files/route';
 import { apiKeys } from '@/lib/db/schema';
-import { useTestApp } from '@/lib/testing/app';
+import { useTestApp } from '@/test/support/app';
 
 const app = useTestApp({ QUARRY_KEY_ENV: 'live' });
 

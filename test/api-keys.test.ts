@@ -10,7 +10,7 @@ import * as filesRoute from '@/app/v1/files/route';
 import { forgetCachedKeys } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/auth/scopes';
 import { apiKeys, idempotencyKeys } from '@/lib/db/schema';
-import { expireKey, useTestApp, type TestResponse } from '@/lib/testing/app';
+import { expireKey, useTestApp, type TestResponse } from '@/test/support/app';
 
 const app = useTestApp();
 

@@ -8,10 +8,10 @@ import * as setupRoute from '@/app/v1/setup/route';
 import * as userRoute from '@/app/v1/users/[user_id]/route';
 import * as usersRoute from '@/app/v1/users/route';
 import * as webhooksRoute from '@/app/v1/webhooks/route';
-import { authSecret } from '@/lib/auth/session';
+import { authSecret } from '@/lib/users/session';
 import { files, users } from '@/lib/db/schema';
-import { useTestApp } from '@/lib/testing/app';
-import { formWith } from '@/lib/testing/fixtures';
+import { useTestApp } from '@/test/support/app';
+import { formWith } from '@/test/support/fixtures';
 import { verifyCredentials } from '@/lib/users/service';
 
 const app = useTestApp();

@@ -11,8 +11,8 @@ import {
   type EmbeddingSpec,
 } from '@/lib/embeddings';
 import { embeddingsEndpoint, normalize, retryAfterMs } from '@/lib/embeddings/openai';
-import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '@/lib/testing/embeddings-openai-server';
-import { writeTinyModel, type TinyModel } from '@/lib/testing/embeddings-tiny-model';
+import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '@/test/support/embeddings-openai-server';
+import { writeTinyModel, type TinyModel } from '@/test/support/embeddings-tiny-model';
 
 const norm = (v: number[]) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 

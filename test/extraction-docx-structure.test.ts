@@ -10,8 +10,8 @@ import { strToU8, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractDocx } from '@/lib/extraction/office';
 import type { ExtractInput } from '@/lib/extraction/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { extractInput } from '@/lib/testing/extract-input';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { extractInput } from '@/test/support/extract-input';
 
 let tmp: string;
 let counter = 0;
@@ -217,6 +217,42 @@ describe('DOCX headings', () => {
       '# Appendix A: Tables',
       '# Appendix B: Figures',
     ]);
+  });
+});
+
+describe('DOCX title', () => {
+  const TITLED = STYLES.replace(
+    '</w:styles>',
+    '<w:style w:type="paragraph" w:styleId="Titel"><w:name w:val="Title"/><w:basedOn w:val="Normal"/></w:style></w:styles>',
+  );
+
+  it('a Title paragraph is the one # heading and the headings under it move one level down', async () => {
+    const body = [
+      styled('Titel', 'Annual report'),
+      styled('Heading1', 'Introduction'),
+      styled('Heading2', 'Scope'),
+      para('Deep outline', '<w:outlineLvl w:val="5"/>'),
+    ].join('');
+    const { markdown } = await extractDocx(
+      scratch('.docx', docx(body, { 'styles.xml': TITLED, 'numbering.xml': NUMBERING }, [
+        ['rId1', 'styles', 'styles.xml'],
+        ['rId2', 'numbering', 'numbering.xml'],
+      ])),
+    );
+    expect(markdown.trim().split('\n\n')).toEqual(['# Annual report', '## 1. Introduction', '### 1.1 Scope', '###### Deep outline']);
+  });
+
+  it('a Title style that no paragraph uses changes nothing; word_sample.docx nests as its reference does', async () => {
+    const { markdown } = await extractDocx(
+      scratch('.docx', docx(styled('Heading1', 'Introduction'), { 'styles.xml': TITLED, 'numbering.xml': NUMBERING }, [
+        ['rId1', 'styles', 'styles.xml'],
+        ['rId2', 'numbering', 'numbering.xml'],
+      ])),
+    );
+    expect(markdown.trim()).toBe('# 1. Introduction');
+    const sample = await extractDocx(inputFor(path.join(FIXTURES_DIR, 'docx/word_sample.docx')));
+    const headings = (text: string) => text.split('\n').filter((line) => line.startsWith('#'));
+    expect(headings(sample.markdown)).toEqual(headings(fs.readFileSync(path.join(FIXTURES_DIR, 'docx/word_sample.md'), 'utf8')));
   });
 });
 

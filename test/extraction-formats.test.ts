@@ -16,8 +16,8 @@ import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { ExtractionError, type ExtractResult } from '@/lib/extraction/types';
 import { detectFileOnDisk } from '@/lib/files/detect-file';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { extractInput } from '@/lib/testing/extract-input';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { extractInput } from '@/test/support/extract-input';
 
 const FORMATS = path.join(FIXTURES_DIR, 'formats');
 const SAME = path.join(FORMATS, 'same-content');

@@ -14,8 +14,8 @@ import { decodeWithCanvas, encodeGreyPng, orientRaster, rotateRaster, type GreyR
 import { parseOsdScript } from '@/lib/extraction/ocr/tesseract-cli';
 import { decodeTiffPage } from '@/lib/extraction/ocr/tiff-decode';
 import { ExtractionError } from '@/lib/extraction/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { canvasOf, turned, withExifOrientation } from '@/lib/testing/ocr-images';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { canvasOf, turned, withExifOrientation } from '@/test/support/ocr-images';
 
 const fx = (relative: string) => fs.readFileSync(path.join(FIXTURES_DIR, relative));
 

@@ -17,10 +17,10 @@ import { createOcrService, probeTesseractCli } from '@/lib/extraction/ocr';
 import { renderPdfPageWithPdfjs, renderPdfPageWithPoppler } from '@/lib/extraction/ocr/render';
 import { runProgram, watchPrograms } from '@/lib/extraction/programs';
 import { ExtractionError, type ExtractInput } from '@/lib/extraction/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { blankPng, bmpHeader, gifHeader, jpegHeader, tiffPages, webpHeader } from '@/lib/testing/hostile-images';
-import { buildPdf } from '@/lib/testing/pdf-fixture';
-import { isAlive, processInfo, sampleMemory, waitFor } from '@/lib/testing/processes';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { blankPng, bmpHeader, gifHeader, jpegHeader, tiffPages, webpHeader } from '@/test/support/hostile-images';
+import { buildPdf } from '@/test/support/pdf-fixture';
+import { isAlive, processInfo, sampleMemory, waitFor } from '@/test/support/processes';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-limits-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

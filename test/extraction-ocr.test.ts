@@ -51,8 +51,8 @@ import {
 import { createTesseractJsEngine, tesseractJsDataFile, tesseractJsLanguages } from '@/lib/extraction/ocr/tesseract-js';
 import { tiffPage, tiffPageCount } from '@/lib/extraction/ocr/tiff';
 import type { OcrService } from '@/lib/extraction/ocr/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { greyTiff } from '@/lib/testing/tiff';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { greyTiff } from '@/test/support/tiff';
 
 const run = promisify(execFile);
 const fx = (relative: string) => path.join(FIXTURES_DIR, relative);

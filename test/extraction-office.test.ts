@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractCsv, extractDocx, extractHtml, extractPptx, extractText, extractXlsx } from '@/lib/extraction/office';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { ExtractionError, type ExtractInput, type ExtractResult } from '@/lib/extraction/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
 
 type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 

@@ -23,8 +23,8 @@ import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { runProgram } from '@/lib/extraction/programs';
 import { ExtractionError, type ExtractInput, type OcrLanguage } from '@/lib/extraction/types';
 import type { OcrService } from '@/lib/extraction/ocr/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { canvasOf, characterErrorRate, scannedPdf, turned, withExifOrientation } from '@/lib/testing/ocr-images';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { canvasOf, characterErrorRate, scannedPdf, turned, withExifOrientation } from '@/test/support/ocr-images';
 
 const run = promisify(execFile);
 const fx = (relative: string) => path.join(FIXTURES_DIR, relative);

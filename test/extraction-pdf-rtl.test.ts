@@ -6,9 +6,9 @@ import { extractPdf } from '@/lib/extraction/pdf';
 import { ligatureRepairs, repairLigatureWords } from '@/lib/extraction/pdf/rtl-ligatures';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { headingRecall } from '@/lib/extraction/structure-quality';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { buildUnicodePdf, visualOrder, type UnicodeText } from '@/lib/testing/pdf-unicode-fixture';
-import { extractInput, PDF_TYPE } from '@/lib/testing/extract-input';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { buildUnicodePdf, visualOrder, type UnicodeText } from '@/test/support/pdf-unicode-fixture';
+import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
 
 // Debian's fonts-dejavu-core: DejaVu Sans has Hebrew glyphs.
 const DEJAVU = '/usr/share/fonts/truetype/dejavu';

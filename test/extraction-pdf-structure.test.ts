@@ -8,10 +8,10 @@ import { isCaption, planHeadings, sectionNumber, sequencedNumbers } from '@/lib/
 import { findBorderlessTables, type TableLineLike } from '@/lib/extraction/pdf/tables';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { headingRecall, tableCellF1 } from '@/lib/extraction/structure-quality';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { buildPdf, paragraph, type PdfPageSpec } from '@/lib/testing/pdf-fixture';
-import { buildStructuredReport } from '@/lib/testing/pdf-report-fixture';
-import { extractInput, PDF_TYPE } from '@/lib/testing/extract-input';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { buildPdf, paragraph, type PdfPageSpec } from '@/test/support/pdf-fixture';
+import { buildStructuredReport } from '@/test/support/pdf-report-fixture';
+import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
 
 let tmp: string;
 beforeAll(() => {

@@ -10,8 +10,8 @@ import type { OcrOutput, OcrService } from '@/lib/extraction/ocr/types';
 import { textSimilarity } from '@/lib/extraction/quality';
 import type { ExtractInput, ExtractionMode, ExtractionOptions, OcrLanguage } from '@/lib/extraction/types';
 import { ExtractionError } from '@/lib/extraction/types';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { buildPdf, buildTextDocument, paragraph, type PdfLine, type PdfPageSpec, type PdfText } from '@/lib/testing/pdf-fixture';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { buildPdf, buildTextDocument, paragraph, type PdfLine, type PdfPageSpec, type PdfText } from '@/test/support/pdf-fixture';
 
 const PDF_DIR = path.join(FIXTURES_DIR, 'pdf');
 const BAD_DIR = path.join(FIXTURES_DIR, 'bad');

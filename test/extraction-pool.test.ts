@@ -11,13 +11,13 @@ import { extractions } from '@/lib/db/schema';
 import { extractPdf } from '@/lib/extraction/pdf';
 import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { ExtractionError } from '@/lib/extraction/types';
-import { useTestApp } from '@/lib/testing/app';
-import { formWith } from '@/lib/testing/fixtures';
-import { blankPng, denseTextPng } from '@/lib/testing/hostile-images';
-import { descendants, isAlive, samplePrograms, waitFor } from '@/lib/testing/processes';
-import { buildTextDocument } from '@/lib/testing/pdf-fixture';
+import { useTestApp } from '@/test/support/app';
+import { formWith } from '@/test/support/fixtures';
+import { blankPng, denseTextPng } from '@/test/support/hostile-images';
+import { descendants, isAlive, samplePrograms, waitFor } from '@/test/support/processes';
+import { buildTextDocument } from '@/test/support/pdf-fixture';
 import { EmbeddedRunner } from '@/lib/workflows/embedded';
-import { WORKFLOWS } from '@/lib/workflows/registry';
+import { WORKFLOWS } from '@/lib/ops/workflows';
 
 const app = useTestApp();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-'));
@@ -130,9 +130,19 @@ describe('external programs of a task', () => {
   }
   const tesseracts = () => descendants(process.pid).filter((p) => p.comm === 'tesseract');
 
+  /** The tesseract reading the page: one alive for half a second, not a quick probe (tesseract --version). */
   async function runningTesseract() {
-    expect(await waitFor(() => tesseracts().length > 0, 30_000)).toBe(true);
-    const [program] = tesseracts();
+    const firstSeen = new Map<number, number>();
+    let program: ReturnType<typeof tesseracts>[number] | undefined;
+    const found = await waitFor(() => {
+      const now = Date.now();
+      const running = tesseracts();
+      for (const p of running) if (!firstSeen.has(p.pid)) firstSeen.set(p.pid, now);
+      program = running.find((p) => now - firstSeen.get(p.pid)! >= 500);
+      return program !== undefined;
+    }, 30_000);
+    expect(found).toBe(true);
+    if (!program) throw new Error('no tesseract kept running');
     // A process group of its own, which the pool kills with the worker.
     expect(program.pgrp).toBe(program.pid);
     return program;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractPptx } from '@/lib/extraction/office';
-import { extractInput } from '@/lib/testing/extract-input';
+import { extractInput } from '@/test/support/extract-input';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pptx-comments-'));
 

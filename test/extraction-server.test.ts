@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer, type RunningServer } from '@/scripts/lib/run-server.mjs';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
-import { blankPng } from '@/lib/testing/hostile-images';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { blankPng } from '@/test/support/hostile-images';
 
 /**
  * Extraction through the production server: real uploads, the embedded runner, worker processes,

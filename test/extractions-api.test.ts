@@ -10,8 +10,8 @@ import * as cancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route'
 import { extractions, workflowRuns } from '@/lib/db/schema';
 import { sweepStaleExtractions } from '@/lib/extraction/task';
 import { getStorage } from '@/lib/storage';
-import { useTestApp } from '@/lib/testing/app';
-import { fixture, formWith } from '@/lib/testing/fixtures';
+import { useTestApp } from '@/test/support/app';
+import { fixture, formWith } from '@/test/support/fixtures';
 
 const app = useTestApp();
 

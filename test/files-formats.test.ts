@@ -11,8 +11,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as filesRoute from '@/app/v1/files/route';
 import * as extractionsRoute from '@/app/v1/extractions/route';
-import { FIXTURES_DIR, fixture, formWith } from '@/lib/testing/fixtures';
-import { useTestApp } from '@/lib/testing/app';
+import { FIXTURES_DIR, fixture, formWith } from '@/test/support/fixtures';
+import { useTestApp } from '@/test/support/app';
 
 const app = useTestApp();
 

@@ -9,8 +9,8 @@ import * as typesRoute from '@/app/v1/files/types/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
 import * as eventsRoute from '@/app/v1/events/route';
 import { strToU8, zipSync } from 'fflate';
-import { useTestApp } from '@/lib/testing/app';
-import { fixture, formWith } from '@/lib/testing/fixtures';
+import { useTestApp } from '@/test/support/app';
+import { fixture, formWith } from '@/test/support/fixtures';
 
 const app = useTestApp();
 

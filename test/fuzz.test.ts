@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MAX_JSON_DEPTH } from '@/lib/text/clean';
 import { files } from '@/lib/db/schema';
-import { useTestApp, type CallOptions, type TestResponse } from '@/lib/testing/app';
-import { formWith } from '@/lib/testing/fixtures';
-import { ROUTE_FILES, filesRoute, kbsRoute, maintenanceRoute, openapiRoute, webhooksRoute, type Method } from './support/routes';
+import { useTestApp, type CallOptions, type TestResponse } from '@/test/support/app';
+import { formWith } from '@/test/support/fixtures';
+import { ROUTE_FILES, routeFileOf, filesRoute, kbsRoute, maintenanceRoute, openapiRoute, webhooksRoute, type Method } from './support/routes';
 
 /*
  * Every operation of the published OpenAPI document, called with hostile input in each path
@@ -138,7 +138,7 @@ async function operations(): Promise<Operation[]> {
       ops.push({
         method: method.toUpperCase() as Method,
         path,
-        file: `app${path.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`,
+        file: routeFileOf(path),
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         bodyProps: Object.keys(resolved?.properties ?? {}),

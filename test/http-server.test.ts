@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer } from '@/scripts/lib/run-server.mjs';
-import { createScratchDatabase } from '@/lib/testing/database';
-import { fixture } from '@/lib/testing/fixtures';
+import { createScratchDatabase } from '@/test/support/database';
+import { fixture } from '@/test/support/fixtures';
 
 /**
  * The production server over real HTTP: the custom Node server in front of Next.js, start-up

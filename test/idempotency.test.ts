@@ -6,8 +6,8 @@ import * as filesRoute from '@/app/v1/files/route';
 import { json, route } from '@/lib/api/handler';
 import { ENV_ADMIN_KEY_ID } from '@/lib/auth/api-keys';
 import { apiKeys, files, idempotencyKeys } from '@/lib/db/schema';
-import { useTestApp, type TestResponse } from '@/lib/testing/app';
-import { fixture, formWith } from '@/lib/testing/fixtures';
+import { useTestApp, type TestResponse } from '@/test/support/app';
+import { fixture, formWith } from '@/test/support/fixtures';
 
 const app = useTestApp();
 

@@ -8,10 +8,10 @@ import { kbChunks } from '@/lib/db/schema';
 import { EmbeddingError, resetEmbeddingProviders } from '@/lib/embeddings';
 import { runDocumentIndexing, startIndexing } from '@/lib/knowledge-bases/indexing';
 import { getIndexingThreads } from '@/lib/knowledge-bases/preparer';
-import { useTestApp } from '@/lib/testing/app';
-import { addDoc, createKb, drainWorkflows, extractedFile } from '@/lib/testing/knowledge-bases';
-import { startFakeEmbeddingServer } from '@/lib/testing/embeddings-openai-server';
-import { largeMarkdown } from '@/lib/testing/large-markdown';
+import { useTestApp } from '@/test/support/app';
+import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
+import { startFakeEmbeddingServer } from '@/test/support/embeddings-openai-server';
+import { largeMarkdown } from '@/test/support/large-markdown';
 
 /**
  * Indexing in the indexing thread. Limits of one document: the chunk count, and the thread's
@@ -124,7 +124,7 @@ describe('embedding service errors inside the thread', () => {
       const kbId = await createKb(app, { name: 'remote' });
       const ctx = { db: app.db, storage: null as never, requestId: null, principal: null };
       const add = async (name: string) => {
-        const { fileId } = await extractedFile(app, `${name}.md`, SMALL);
+        const { fileId } = await extractedFile(app, `${name}.md`, `${SMALL}\n\n${name}`);
         const id = (await addDoc(app, kbId, { file_id: fileId })).body.id as string;
         expect(await startIndexing(ctx, id)).toBe(true);
         return id;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer, type RunningServer } from '@/scripts/lib/run-server.mjs';
-import { largeMarkdown, sectionHeading } from '@/lib/testing/large-markdown';
+import { largeMarkdown, sectionHeading } from '@/test/support/large-markdown';
 
 /**
  * A 10 MB Markdown document indexed by the production server on the embedded database, while

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer, type RunningServer } from '@/scripts/lib/run-server.mjs';
-import { FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { FIXTURES_DIR } from '@/test/support/fixtures';
 
 /**
  * Knowledge bases through the production server: real documents uploaded and extracted, indexed

@@ -15,8 +15,8 @@ import { settings, workflowRuns } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { clearMaintenanceCache } from '@/lib/ops/maintenance';
 import { getStorage, setStorage, type Storage } from '@/lib/storage';
-import { useTestApp } from '@/lib/testing/app';
-import { formWith } from '@/lib/testing/fixtures';
+import { useTestApp } from '@/test/support/app';
+import { formWith } from '@/test/support/fixtures';
 
 const app = useTestApp();
 const ROOT = path.resolve(__dirname, '..');
@@ -352,9 +352,33 @@ describe('GET /v1/openapi.json', () => {
     expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
+  it('is a valid OpenAPI 3.1 document by the specification\'s own JSON schema, and the check can fail', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const doc = (await app.call(openApiRoute.GET, { path: '/v1/openapi.json', key: null })).body;
+    const result = await new Validator().validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    const broken = structuredClone(doc);
+    broken.paths['/v1/files'].get.responses = 'none';
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('gives every operation a unique operationId and documents what each declares', async () => {
+    const doc = (await app.call(openApiRoute.GET, { path: '/v1/openapi.json', key: null })).body;
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+    const upload = doc.paths['/v1/files'].post;
+    expect(upload.operationId).toBe('uploadFile');
+    expect(Object.keys(upload.responses).sort()).toEqual(['200', '201', '400', '401', '403', '404', '409', '413', '415', '429', '503']);
+    expect(upload.responses['409'].description).toBe('IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE, DOCUMENT_EXISTS');
+    expect(upload.responses['403'].description).toBe('IP_NOT_ALLOWED, INSUFFICIENT_SCOPE');
+    expect(doc.paths['/v1/setup'].post.security).toEqual([]);
+    expect(doc.paths['/v1/users'].get.description).toBe('Required scope: * (all permissions).');
+  });
+
   it('documents every route under app/, and exactly the methods each one serves', async () => {
     const doc = (await app.call(openApiRoute.GET, { path: '/v1/openapi.json', key: null })).body;
-    const routes = appRoutes().filter((r) => !r.urlPath.includes('[...') && r.urlPath !== '/v1/openapi.json');
+    const routes = appRoutes().filter((r) => !r.urlPath.includes('[...'));
     expect(routes.map((r) => r.urlPath)).toEqual(expect.arrayContaining(['/v1/files', '/v1/files/{file_id}', '/health', '/admin/maintenance']));
 
     const missing = routes.map((r) => r.urlPath).filter((p) => !(p in doc.paths));

@@ -12,8 +12,8 @@ import {
 } from '@/lib/api/rate-limit';
 import { openDatabase } from '@/lib/db/client';
 import { rateLimits } from '@/lib/db/schema';
-import { createScratchDatabase } from '@/lib/testing/database';
-import { useTestApp, type TestResponse } from '@/lib/testing/app';
+import { createScratchDatabase } from '@/test/support/database';
+import { useTestApp, type TestResponse } from '@/test/support/app';
 
 const LIMIT = 5;
 const app = useTestApp({ QUARRY_RATE_LIMIT_PER_MINUTE: String(LIMIT) });

@@ -7,8 +7,8 @@ import { resetConfig } from '@/lib/config';
 import { kbChunks, knowledgeBases } from '@/lib/db/schema';
 import { analyze } from '@/lib/search/analyze';
 import { BM25_B, BM25_K1, keywordCandidates, prepareKeywordQuery } from '@/lib/search/query';
-import { useTestApp } from '@/lib/testing/app';
-import { addDoc, createKb, drainWorkflows, extractedFile } from '@/lib/testing/knowledge-bases';
+import { useTestApp } from '@/test/support/app';
+import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
 
 const app = useTestApp();
 

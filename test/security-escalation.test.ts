@@ -9,9 +9,9 @@ import * as usersRoute from '@/app/v1/users/route';
 import * as webhookRoute from '@/app/v1/webhooks/[webhook_id]/route';
 import * as webhooksRoute from '@/app/v1/webhooks/route';
 import { SCOPES } from '@/lib/auth/scopes';
-import { authSecret } from '@/lib/auth/session';
+import { authSecret } from '@/lib/users/session';
 import { events } from '@/lib/db/schema';
-import { useTestApp } from '@/lib/testing/app';
+import { useTestApp } from '@/test/support/app';
 import { createUser, updateUser, verifyCredentials } from '@/lib/users/service';
 import { setWebhookLookup } from '@/lib/webhooks/delivery';
 

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '@/lib/api/endpoints';
 import type { RouteHandler } from '@/lib/api/handler';
 import { SCOPES, type Scope } from '@/lib/auth/scopes';
-import { expireKey, useTestApp, type CallOptions, type TestResponse } from '@/lib/testing/app';
-import { formWith } from '@/lib/testing/fixtures';
+import { expireKey, useTestApp, type CallOptions, type TestResponse } from '@/test/support/app';
+import { formWith } from '@/test/support/fixtures';
 import {
   HTTP_METHODS,
   ROUTE_FILES,
@@ -19,6 +20,7 @@ import {
   fileRoute,
   filesRoute,
   openapiRoute,
+  routeFileOf,
 } from './support/routes';
 
 const app = useTestApp();
@@ -285,6 +287,57 @@ const PROTECTED: ProtectedRoute[] = [
       params: { kb_id: seededKbId, document_id: MISSING_DOCUMENT_ID },
     }),
     allowed: { status: 404, code: 'DOCUMENT_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/knowledge-bases/{kb_id}/documents/{document_id}/retry',
+    file: 'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/retry/route.ts',
+    method: 'POST',
+    requirement: KB_WRITE,
+    request: () => ({
+      path: `/v1/knowledge-bases/${seededKbId}/documents/${MISSING_DOCUMENT_ID}/retry`,
+      params: { kb_id: seededKbId, document_id: MISSING_DOCUMENT_ID },
+    }),
+    allowed: { status: 404, code: 'DOCUMENT_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/knowledge-bases/{kb_id}/documents/{document_id}/reindex',
+    file: 'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/reindex/route.ts',
+    method: 'POST',
+    requirement: KB_WRITE,
+    request: () => ({
+      path: `/v1/knowledge-bases/${seededKbId}/documents/${MISSING_DOCUMENT_ID}/reindex`,
+      params: { kb_id: seededKbId, document_id: MISSING_DOCUMENT_ID },
+      body: {},
+    }),
+    allowed: { status: 404, code: 'DOCUMENT_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/knowledge-bases/{kb_id}/documents/batch',
+    file: 'app/v1/knowledge-bases/[kb_id]/documents/batch/route.ts',
+    method: 'POST',
+    requirement: KB_WRITE,
+    request: () => ({
+      path: `/v1/knowledge-bases/${seededKbId}/documents/batch`,
+      params: { kb_id: seededKbId },
+      body: { items: [{ file_id: MISSING_FILE_ID }] },
+    }),
+    allowed: { status: 207 },
+  },
+  {
+    name: 'POST /v1/extractions/batch',
+    file: 'app/v1/extractions/batch/route.ts',
+    method: 'POST',
+    requirement: EXTRACTIONS_WRITE,
+    request: () => ({ path: '/v1/extractions/batch', body: { file_ids: [MISSING_FILE_ID] } }),
+    allowed: { status: 207 },
+  },
+  {
+    name: 'POST /v1/knowledge-bases/{kb_id}/retry-failed',
+    file: 'app/v1/knowledge-bases/[kb_id]/retry-failed/route.ts',
+    method: 'POST',
+    requirement: KB_WRITE,
+    request: () => ({ path: `/v1/knowledge-bases/${seededKbId}/retry-failed`, params: { kb_id: seededKbId } }),
+    allowed: { status: 200 },
   },
   {
     name: 'DELETE /v1/knowledge-bases/{kb_id}/documents/{document_id}',
@@ -605,6 +658,32 @@ describe('the route table covers every route', () => {
         expect(res.headers.get('allow')).toBe(served.join(', '));
       }
     }
+  });
+
+  it('has exactly one row for every protected operation of the endpoint list, in the route file its path names', () => {
+    const declared = ENDPOINTS.filter((e) => e.auth !== 'public').map((e) => `${e.method} ${e.path}`);
+    expect(PROTECTED.map((r) => r.name).sort()).toEqual([...declared].sort());
+    for (const row of PROTECTED) {
+      const e = ENDPOINTS.find((x) => `${x.method} ${x.path}` === row.name)!;
+      expect(row.method, row.name).toBe(e.method);
+      const file = routeFileOf(e.path);
+      expect(row.file, row.name).toBe(file);
+    }
+  });
+
+  it('expects of each operation what its declaration says (written out independently above)', () => {
+    for (const row of PROTECTED) {
+      const { auth } = ENDPOINTS.find((x) => `${x.method} ${x.path}` === row.name)!;
+      const declared =
+        auth === 'authenticated' ? null : auth === 'admin' ? 'api-keys:*' : typeof auth === 'string' ? auth : auth[0];
+      expect(declared, row.name).toBe(row.requirement.required);
+      if (Array.isArray(auth)) expect(row.requirement.grantedBy, row.name).toEqual(expect.arrayContaining(auth));
+    }
+  });
+
+  it('lists as public exactly the route files of the public operations and the /v1 catch-all', () => {
+    const publicFiles = ENDPOINTS.filter((e) => e.auth === 'public').map((e) => routeFileOf(e.path));
+    expect([...new Set([...publicFiles, 'app/v1/[...path]/route.ts'])].sort()).toEqual([...PUBLIC_FILES].sort());
   });
 
   it('makes the served handlers distinct from the 405 handlers', () => {

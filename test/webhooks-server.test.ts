@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver } from '@/lib/testing/receiver';
+import { startReceiver } from '@/test/support/receiver';
 import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer, type RunningServer } from '@/scripts/lib/run-server.mjs';
 

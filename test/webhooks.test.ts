@@ -11,12 +11,12 @@ import * as testRoute from '@/app/v1/webhooks/[webhook_id]/test/route';
 import * as webhooksRoute from '@/app/v1/webhooks/route';
 import { resetConfig } from '@/lib/config';
 import { webhookDeliveries, webhooks } from '@/lib/db/schema';
-import { useTestApp } from '@/lib/testing/app';
-import { formWith } from '@/lib/testing/fixtures';
-import { startReceiver } from '@/lib/testing/receiver';
+import { useTestApp } from '@/test/support/app';
+import { formWith } from '@/test/support/fixtures';
+import { startReceiver } from '@/test/support/receiver';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS, setWebhookLookup } from '@/lib/webhooks/delivery';
 import { EmbeddedRunner } from '@/lib/workflows/embedded';
-import { WORKFLOWS } from '@/lib/workflows/registry';
+import { WORKFLOWS } from '@/lib/ops/workflows';
 
 const app = useTestApp({ QUARRY_WEBHOOK_ALLOW_INSECURE: 'true' });
 const SECRET = 'whsec-test-secret-0123456789';

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toInngestFunction } from '@/inngest/functions';
 import { workflowRuns, workflowSteps } from '@/lib/db/schema';
-import { useTestApp } from '@/lib/testing/app';
+import { useTestApp } from '@/test/support/app';
 import { enqueueWorkflow } from '@/lib/workflows/dispatch';
 import { EmbeddedRunner, retryDelayMs } from '@/lib/workflows/embedded';
-import { workflowMode } from '@/lib/workflows/engine';
+import { workflowMode } from '@/lib/ops/workflows';
 import { defineWorkflow, type StepTools } from '@/lib/workflows/types';
 
 const app = useTestApp();

@@ -2,8 +2,7 @@ import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { ConsoleShell } from '@/components/console-shell';
-import { consoleAuthOptions } from '@/lib/auth/console-auth';
-import { consoleSetupRequired } from '@/lib/users/console';
+import { consoleAuthOptions, consoleSetupRequired } from '@/lib/ops/console';
 
 export const dynamic = 'force-dynamic';
 

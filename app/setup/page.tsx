@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import { SetupForm } from '@/components/setup-form';
-import { consoleSetupRequired } from '@/lib/users/console';
+import { consoleSetupRequired } from '@/lib/ops/console';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Set up · Quarry' };

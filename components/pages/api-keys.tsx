@@ -2,18 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import type { ApiKeyView } from '@/lib/auth/api-keys';
 import { toast } from 'sonner';
-import { CheckboxGroup, CopyButton, QueryError, STICKY_TD, STICKY_TH, TD, TH, TableFrame, isForbidden, retryUnlessRefused, type Choice } from '../admin';
+import { CheckboxGroup, CopyButton, QueryError, isForbidden, retryUnlessRefused, type Choice } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
-import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Textarea } from '../ui';
-
-/** The API's view of a key (a type only: nothing of the server module reaches the browser). */
-type ApiKey = ApiKeyView;
-
-interface CreatedApiKey extends Omit<ApiKey, 'last_used_at'> {
-  key: string;
-}
+import type { ApiKey, CreatedApiKey } from '../api-types';
+import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Table, Textarea, type Column } from '../ui';
 
 /** Every permission a key can hold, in plain words. */
 const SCOPE_CHOICES: Choice[] = [
@@ -211,87 +204,67 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onC
   );
 }
 
+/** The keys of one page of the list, with when each was last used and a way to revoke it. */
 function KeyTable({ keys }: { keys: ApiKey[] }) {
   const queryClient = useQueryClient();
   const now = Date.now();
-  return (
-    <TableFrame label="API keys">
-      <table className="w-full min-w-[44rem] text-sm">
-        <caption className="sr-only">API keys</caption>
-        <thead className="border-b border-slate-200">
-          <tr>
-            <th scope="col" className={TH}>
-              Name
-            </th>
-            <th scope="col" className={TH}>
-              Key starts with
-            </th>
-            <th scope="col" className={TH}>
-              Permissions
-            </th>
-            <th scope="col" className={TH}>
-              Last used
-            </th>
-            <th scope="col" className={TH}>
-              Expires
-            </th>
-            <th scope="col" className={STICKY_TH}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {keys.map((k) => {
-            const expired = k.expires_at !== null && Date.parse(k.expires_at) <= now;
-            return (
-              <tr key={k.id}>
-                <td className={`${TD} font-medium break-words`}>
-                  {k.name}
-                  {k.allowed_ips && k.allowed_ips.length > 0 && <p className="text-xs font-normal text-slate-600">Only from {k.allowed_ips.join(', ')}</p>}
-                </td>
-                <td className={`${TD} font-mono text-xs whitespace-nowrap`}>{k.key_prefix}…</td>
-                <td className={TD}>
-                  <ul className="flex flex-wrap gap-1" aria-label="Permissions">
-                    {k.scopes.map((s) => (
-                      <li key={s} title={s}>
-                        <Badge tone={s === '*' || s === 'api-keys:*' ? 'yellow' : 'gray'}>{scopeLabel(s)}</Badge>
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td className={`${TD} whitespace-nowrap`}>
-                  <RelativeTime iso={k.last_used_at} />
-                </td>
-                <td className={`${TD} whitespace-nowrap`}>
-                  {expired ? <Badge tone="red">expired</Badge> : <RelativeTime iso={k.expires_at} />}
-                </td>
-                <td className={STICKY_TD}>
-                  <ConfirmButton
-                    label="Revoke"
-                    title="Revoke this API key?"
-                    message={
-                      <p>
-                        Programs using <strong>{k.name}</strong> ({k.key_prefix}…) will be refused from now on. This cannot be undone.
-                      </p>
-                    }
-                    confirmLabel="Revoke key"
-                    onConfirm={async () => {
-                      try {
-                        await api(`/v1/api-keys/${encodeURIComponent(k.id)}`, { method: 'DELETE' });
-                        toast.success(`API key "${k.name}" revoked`);
-                      } catch (err) {
-                        toast.error(errorMessage(err));
-                      } finally {
-                        queryClient.invalidateQueries({ queryKey: ['api-keys'] });
-                      }
-                    }}
-                  />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </TableFrame>
-  );
+  const columns: Column<ApiKey>[] = [
+    {
+      header: 'Name',
+      className: 'font-medium break-words',
+      cell: (k) => (
+        <>
+          {k.name}
+          {k.allowed_ips && k.allowed_ips.length > 0 && <p className="text-xs font-normal text-slate-600">Only from {k.allowed_ips.join(', ')}</p>}
+        </>
+      ),
+    },
+    { header: 'Key starts with', className: 'font-mono text-xs whitespace-nowrap', cell: (k) => `${k.key_prefix}…` },
+    {
+      header: 'Permissions',
+      cell: (k) => (
+        <ul className="flex flex-wrap gap-1" aria-label="Permissions">
+          {k.scopes.map((s) => (
+            <li key={s} title={s}>
+              <Badge tone={s === '*' || s === 'api-keys:*' ? 'yellow' : 'gray'}>{scopeLabel(s)}</Badge>
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    { header: 'Last used', className: 'whitespace-nowrap', cell: (k) => <RelativeTime iso={k.last_used_at} /> },
+    {
+      header: 'Expires',
+      className: 'whitespace-nowrap',
+      cell: (k) => (k.expires_at !== null && Date.parse(k.expires_at) <= now ? <Badge tone="red">expired</Badge> : <RelativeTime iso={k.expires_at} />),
+    },
+    {
+      header: 'Actions',
+      hideHeader: true,
+      sticky: true,
+      cell: (k) => (
+        <ConfirmButton
+          label="Revoke"
+          title="Revoke this API key?"
+          message={
+            <p>
+              Programs using <strong>{k.name}</strong> ({k.key_prefix}…) will be refused from now on. This cannot be undone.
+            </p>
+          }
+          confirmLabel="Revoke key"
+          onConfirm={async () => {
+            try {
+              await api(`/v1/api-keys/${encodeURIComponent(k.id)}`, { method: 'DELETE' });
+              toast.success(`API key "${k.name}" revoked`);
+            } catch (err) {
+              toast.error(errorMessage(err));
+            } finally {
+              queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+            }
+          }}
+        />
+      ),
+    },
+  ];
+  return <Table label="API keys" caption="API keys" className="min-w-[44rem]" columns={columns} rows={keys} rowKey={(k) => k.id} />;
 }

@@ -1,12 +1,12 @@
 'use client';
 
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorMessage, type Page } from '../api';
+import type { FileListItem, FileType } from '../api-types';
 import { FileUploader } from '../file-uploader';
-import { distinctTypes, typeLabel, useFileTypes, type FileListItem } from '../files-common';
-import { Badge, Button, Card, EmptyState, ErrorState, Field, Input, Loading, PageHeader, Pagination, RelativeTime, Select, formatBytes } from '../ui';
+import { distinctTypes, typeLabel, useFileTypes } from '../files-common';
+import { Badge, Button, Card, EmptyState, ErrorState, Field, Input, Loading, PageHeader, Pagination, RelativeTime, Select, Table, TableLink, formatBytes, type Column } from '../ui';
 
 /*
  * The Files page: upload by drag and drop, then find files again with tag and type filters,
@@ -39,6 +39,49 @@ function ariaSort(column: 'filename' | 'size' | 'created_at', sort: SortKey): 'a
   const s = SORTS[sort];
   if (s.sort_by !== column) return undefined;
   return s.order === 'asc' ? 'ascending' : 'descending';
+}
+
+/** The files of one page of the list, each linking to its own page. */
+function FileTable({ items, sort, types }: { items: FileListItem[]; sort: SortKey; types: FileType[] | undefined }) {
+  const columns: Column<FileListItem>[] = [
+    {
+      header: 'Name',
+      sort: ariaSort('filename', sort),
+      className: 'max-w-[20rem]',
+      cell: (f) => (
+        <TableLink href={`/files/${f.id}`} className="block truncate" title={f.filename}>
+          {f.filename}
+        </TableLink>
+      ),
+    },
+    { header: 'Kind', className: 'whitespace-nowrap text-slate-700', cell: (f) => typeLabel(f.content_type, types) },
+    { header: 'Size', sort: ariaSort('size', sort), headerClassName: 'text-right', className: 'text-right whitespace-nowrap text-slate-700', cell: (f) => formatBytes(f.size) },
+    {
+      header: 'Tags',
+      cell: (f) =>
+        f.tags.length > 0 ? (
+          <span className="flex flex-wrap gap-1">
+            {f.tags.map((t) => (
+              <Badge key={t}>{t}</Badge>
+            ))}
+          </span>
+        ) : (
+          <span className="text-slate-400">None</span>
+        ),
+    },
+    { header: 'Uploaded', sort: ariaSort('created_at', sort), className: 'whitespace-nowrap text-slate-700', cell: (f) => <RelativeTime iso={f.created_at} /> },
+  ];
+  return (
+    <Table
+      look="flush"
+      label="Files table"
+      caption={`Your files, ${SORTS[sort].label.toLowerCase()}`}
+      className="min-w-[40rem]"
+      columns={columns}
+      rows={items}
+      rowKey={(f) => f.id}
+    />
+  );
 }
 
 export function Files() {
@@ -154,59 +197,7 @@ export function Files() {
             )
           ) : list.data ? (
             <>
-              <div className="-mx-4 overflow-x-auto px-4" role="region" aria-label="Files table" tabIndex={0}>
-                <table className="w-full min-w-[40rem] text-left text-sm">
-                  <caption className="sr-only">
-                    Your files, {SORTS[sort].label.toLowerCase()}
-                  </caption>
-                  <thead className="border-b border-slate-200 text-xs text-slate-600 uppercase">
-                    <tr>
-                      <th scope="col" className="py-2 pr-3 font-medium" aria-sort={ariaSort('filename', sort)}>
-                        Name
-                      </th>
-                      <th scope="col" className="py-2 pr-3 font-medium">
-                        Kind
-                      </th>
-                      <th scope="col" className="py-2 pr-3 text-right font-medium" aria-sort={ariaSort('size', sort)}>
-                        Size
-                      </th>
-                      <th scope="col" className="py-2 pr-3 font-medium">
-                        Tags
-                      </th>
-                      <th scope="col" className="py-2 font-medium" aria-sort={ariaSort('created_at', sort)}>
-                        Uploaded
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-slate-100">
-                    {list.data.items.map((f) => (
-                      <tr key={f.id} className="hover:bg-slate-50">
-                        <td className="max-w-[20rem] py-2 pr-3">
-                          <Link href={`/files/${f.id}`} className="block truncate font-medium text-indigo-700 hover:underline" title={f.filename}>
-                            {f.filename}
-                          </Link>
-                        </td>
-                        <td className="py-2 pr-3 whitespace-nowrap text-slate-700">{typeLabel(f.content_type, types.data)}</td>
-                        <td className="py-2 pr-3 text-right whitespace-nowrap text-slate-700">{formatBytes(f.size)}</td>
-                        <td className="py-2 pr-3">
-                          {f.tags.length > 0 ? (
-                            <span className="flex flex-wrap gap-1">
-                              {f.tags.map((t) => (
-                                <Badge key={t}>{t}</Badge>
-                              ))}
-                            </span>
-                          ) : (
-                            <span className="text-slate-400">None</span>
-                          )}
-                        </td>
-                        <td className="py-2 whitespace-nowrap text-slate-700">
-                          <RelativeTime iso={f.created_at} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <FileTable items={list.data.items} sort={sort} types={types.data} />
               <Pagination total={list.data.total} limit={PAGE_SIZE} offset={offset} onChange={setOffset} />
               {list.data.total <= PAGE_SIZE && (
                 <p className="mt-3 text-xs text-slate-500">{list.data.total === 1 ? '1 file' : `${list.data.total} files`}</p>

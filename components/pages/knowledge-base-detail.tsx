@@ -3,141 +3,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { AddDocuments } from '../add-documents';
-import { ApiClientError, api, errorMessage, type Page } from '../api';
-import { describeStrategy, KnowledgeBaseForm, type KnowledgeBase, type KnowledgeBaseFormValues } from '../knowledge-base-form';
-import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, ErrorState, Loading, PageHeader, Pagination, ProgressBar, RelativeTime } from '../ui';
-
-interface DocumentItem {
-  id: string;
-  file_id: string;
-  title: string;
-  status: 'pending' | 'indexing' | 'indexed' | 'failed';
-  chunk_count: number;
-  created_at: string;
-}
-
-interface DocumentDetail extends DocumentItem {
-  error?: { code: string; message: string };
-  indexed_at: string | null;
-}
+import { api, errorMessage, type Page } from '../api';
+import type { DocumentItem, KnowledgeBase } from '../api-types';
+import { KnowledgeBaseForm, type KnowledgeBaseFormValues } from '../knowledge-base-form';
+import { DocumentTable } from '../knowledge-bases/document-table';
+import { RetryAllFailed } from '../knowledge-bases/retry';
+import { Summary } from '../knowledge-bases/summary';
+import { isNotFound, retryUnlessNotFound } from '../not-found';
+import { Button, Card, ConfirmButton, Dialog, EmptyState, ErrorState, Loading, PageHeader, Pagination } from '../ui';
 
 const LIMIT = 100;
 const POLL_MS = 1500;
-
-const STATUS: Record<DocumentItem['status'], { word: string; tone: 'yellow' | 'blue' | 'green' | 'red' }> = {
-  pending: { word: 'Waiting', tone: 'yellow' },
-  indexing: { word: 'Indexing', tone: 'blue' },
-  indexed: { word: 'Indexed', tone: 'green' },
-  failed: { word: 'Failed', tone: 'red' },
-};
-
-/** A document's status in words and colour. */
-function DocumentStatus({ status }: { status: DocumentItem['status'] }) {
-  return <Badge tone={STATUS[status].tone}>{STATUS[status].word}</Badge>;
-}
-
-/** Why a document failed, loaded when its row is shown. */
-function FailureReason({ kbId, documentId }: { kbId: string; documentId: string }) {
-  const detail = useQuery({
-    queryKey: ['knowledge-base', kbId, 'document', documentId],
-    queryFn: () => api<DocumentDetail>(`/v1/knowledge-bases/${kbId}/documents/${documentId}`),
-  });
-  if (!detail.data?.error) return null;
-  return <p className="mt-1 text-xs text-red-700">{detail.data.error.message}</p>;
-}
-
-/** Documents with live statuses. On phones the counts and dates move under the title so the actions stay in view. */
-function DocumentTable({ kbId, items, onRemove }: { kbId: string; items: DocumentItem[]; onRemove: (doc: DocumentItem) => Promise<unknown> }) {
-  return (
-    <div className="relative -mx-4 overflow-x-auto px-4">
-      <table className="w-full text-left text-sm sm:min-w-[36rem]">
-        <caption className="sr-only">Documents and their indexing status</caption>
-        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="py-2 pr-4 font-medium">Document</th>
-            <th scope="col" className="py-2 pr-4 font-medium">Status</th>
-            <th scope="col" className="hidden py-2 pr-4 text-right font-medium sm:table-cell">Passages</th>
-            <th scope="col" className="hidden py-2 pr-4 font-medium sm:table-cell">Added</th>
-            <th scope="col" className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {items.map((doc) => (
-            <tr key={doc.id} data-testid="document-row">
-              <td className="max-w-xs py-3 pr-4">
-                <span className="break-all font-medium sm:break-words">{doc.title}</span>
-                <span className="mt-0.5 block text-xs text-slate-600 sm:hidden">
-                  {doc.status === 'indexed' && `${doc.chunk_count} ${doc.chunk_count === 1 ? 'passage' : 'passages'} · `}
-                  added <RelativeTime iso={doc.created_at} />
-                </span>
-                {doc.status === 'failed' && <FailureReason kbId={kbId} documentId={doc.id} />}
-              </td>
-              <td className="py-3 pr-4">
-                <DocumentStatus status={doc.status} />
-              </td>
-              <td className="hidden py-3 pr-4 text-right tabular-nums sm:table-cell">{doc.status === 'indexed' ? doc.chunk_count : '–'}</td>
-              <td className="hidden whitespace-nowrap py-3 pr-4 text-slate-600 sm:table-cell">
-                <RelativeTime iso={doc.created_at} />
-              </td>
-              <td className="py-3 text-right">
-                <ConfirmButton
-                  label="Remove"
-                  variant="secondary"
-                  title="Remove document"
-                  confirmLabel="Remove"
-                  message={
-                    <p>
-                      Remove <strong>{doc.title}</strong> from this knowledge base? Its passages will no longer be found. The file itself is kept.
-                    </p>
-                  }
-                  onConfirm={() => onRemove(doc)}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Facts about the knowledge base, with re-indexing progress while a new strategy is applied. */
-function Summary({ kb }: { kb: KnowledgeBase }) {
-  const facts: [string, ReactNode][] = [
-    ['Documents', kb.document_count],
-    ['Passages', kb.chunk_count],
-    ['Passages are cut', describeStrategy(kb.chunking_strategy)],
-    ['Created', <RelativeTime key="c" iso={kb.created_at} />],
-    ['Last changed', <RelativeTime key="u" iso={kb.updated_at} />],
-    ['Meaning model', `${kb.embedding.model} (${kb.embedding.provider})`],
-  ];
-  return (
-    <Card title="About">
-      <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
-        {facts.map(([label, value]) => (
-          <div key={label} className="min-w-0">
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="break-words font-medium">{value}</dd>
-          </div>
-        ))}
-      </dl>
-      {kb.index_status === 'reindexing' && kb.reindex && (
-        <div className="mt-4 rounded-md bg-blue-50 p-3 text-sm text-blue-900" role="status">
-          <p className="mb-2">
-            Cutting documents again: {kb.reindex.documents_done} of {kb.document_count} done. Searches use the previous passages (
-            {describeStrategy(kb.reindex.serving_chunking_strategy)}) until this finishes.
-          </p>
-          <ProgressBar value={kb.document_count ? (100 * kb.reindex.documents_done) / kb.document_count : 0} label="Re-indexing progress" />
-        </div>
-      )}
-    </Card>
-  );
-}
 
 /** One knowledge base: its settings, its documents (updating live) and the ways to change them. */
 export function KnowledgeBaseDetail({ kbId }: { kbId: string }) {
@@ -150,7 +29,7 @@ export function KnowledgeBaseDetail({ kbId }: { kbId: string }) {
     queryKey: ['knowledge-base', kbId],
     queryFn: () => api<KnowledgeBase>(`/v1/knowledge-bases/${kbId}`),
     refetchInterval: (query) => (query.state.data?.index_status === 'reindexing' ? POLL_MS : false),
-    retry: (count, err) => !(err instanceof ApiClientError && err.status === 404) && count < 1,
+    retry: retryUnlessNotFound,
   });
   const documents = useQuery({
     queryKey: ['knowledge-base', kbId, 'documents', { offset }],
@@ -222,7 +101,7 @@ export function KnowledgeBaseDetail({ kbId }: { kbId: string }) {
 
   if (kb.isLoading) return <Loading label="Loading the knowledge base…" />;
   if (kb.isError) {
-    const missing = kb.error instanceof ApiClientError && kb.error.status === 404;
+    const missing = isNotFound(kb.error);
     return (
       <>
         <PageHeader title={missing ? 'Knowledge base not found' : 'Knowledge base'} />
@@ -289,10 +168,18 @@ export function KnowledgeBaseDetail({ kbId }: { kbId: string }) {
       </Dialog>
       <div className="space-y-6">
         <Summary kb={data} />
-        <Card title="Documents" actions={<AddDocuments kbId={kbId} existingFileIds={existingFileIds} />}>
+        <Card
+          title="Documents"
+          actions={
+            <>
+              <RetryAllFailed kbId={kbId} signature={doneSignature} />
+              <AddDocuments kbId={kbId} existingFileIds={existingFileIds} />
+            </>
+          }
+        >
           <p aria-live="polite" className={working > 0 ? 'mb-3 text-sm text-blue-800' : 'sr-only'}>
             {working > 0
-              ? `${working === 1 ? '1 document is' : `${working} documents are`} being indexed. This list updates by itself.`
+              ? `${working === 1 ? '1 document is' : `${working} documents are`} being prepared (turned into text, then indexed). This list updates by itself.`
               : items && items.length > 0
                 ? 'All documents are indexed or finished.'
                 : ''}

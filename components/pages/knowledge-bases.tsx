@@ -1,13 +1,13 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { api, errorMessage, type Page } from '../api';
-import { KnowledgeBaseForm, type KnowledgeBase, type KnowledgeBaseFormValues, type KnowledgeBaseListItem } from '../knowledge-base-form';
-import { Button, Card, Dialog, EmptyState, ErrorState, Loading, PageHeader, Pagination, RelativeTime } from '../ui';
+import type { KnowledgeBase, KnowledgeBaseListItem } from '../api-types';
+import { KnowledgeBaseForm, type KnowledgeBaseFormValues } from '../knowledge-base-form';
+import { Button, Card, Dialog, EmptyState, ErrorState, Loading, PageHeader, Pagination, RelativeTime, Table, TableLink, type Column } from '../ui';
 
 const LIMIT = 20;
 
@@ -41,38 +41,22 @@ function CreateKnowledgeBase({ open, onClose }: { open: boolean; onClose: () => 
 
 /** A table of knowledge bases that scrolls sideways inside its card on narrow screens. */
 function KnowledgeBaseTable({ items }: { items: KnowledgeBaseListItem[] }) {
-  return (
-    <div className="relative -mx-4 overflow-x-auto px-4">
-      <table className="w-full min-w-[36rem] text-left text-sm">
-        <caption className="sr-only">Knowledge bases</caption>
-        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="py-2 pr-4 font-medium">Name</th>
-            <th scope="col" className="py-2 pr-4 text-right font-medium">Documents</th>
-            <th scope="col" className="py-2 pr-4 text-right font-medium">Passages</th>
-            <th scope="col" className="py-2 font-medium">Created</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {items.map((kb) => (
-            <tr key={kb.id}>
-              <td className="max-w-md py-3 pr-4">
-                <Link href={`/knowledge-bases/${kb.id}`} className="font-medium text-indigo-700 hover:underline">
-                  {kb.name}
-                </Link>
-                {kb.description && <p className="mt-0.5 line-clamp-2 text-slate-600">{kb.description}</p>}
-              </td>
-              <td className="py-3 pr-4 text-right tabular-nums">{kb.document_count}</td>
-              <td className="py-3 pr-4 text-right tabular-nums">{kb.chunk_count}</td>
-              <td className="whitespace-nowrap py-3 text-slate-600">
-                <RelativeTime iso={kb.created_at} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<KnowledgeBaseListItem>[] = [
+    {
+      header: 'Name',
+      className: 'max-w-md',
+      cell: (kb) => (
+        <>
+          <TableLink href={`/knowledge-bases/${kb.id}`}>{kb.name}</TableLink>
+          {kb.description && <p className="mt-0.5 line-clamp-2 text-slate-600">{kb.description}</p>}
+        </>
+      ),
+    },
+    { header: 'Documents', headerClassName: 'text-right', className: 'text-right tabular-nums', cell: (kb) => kb.document_count },
+    { header: 'Passages', headerClassName: 'text-right', className: 'text-right tabular-nums', cell: (kb) => kb.chunk_count },
+    { header: 'Created', className: 'whitespace-nowrap text-slate-600', cell: (kb) => <RelativeTime iso={kb.created_at} /> },
+  ];
+  return <Table look="roomy" caption="Knowledge bases" className="min-w-[36rem]" columns={columns} rows={items} rowKey={(kb) => kb.id} />;
 }
 
 /** Every knowledge base, with a way to create one. */

@@ -3,15 +3,9 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
+import type { EventItem } from '../api-types';
 import { useHealth } from '../hooks';
 import { Card, ErrorState, Loading, PageHeader, RelativeTime, StatusBadge } from '../ui';
-
-interface EventItem {
-  id: string;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-}
 
 function Count({ label, href, path }: { label: string; href: string; path: string }) {
   const q = useQuery({ queryKey: ['count', path], queryFn: () => api<Page<unknown>>(`${path}?limit=1`) });
@@ -45,7 +39,7 @@ export function Overview() {
                   <span>
                     <span className="capitalize">{name === 'pipeline' ? 'Background work' : name}</span>
                     {c.kind && <span className="ml-2 text-xs text-slate-500">{c.kind}</span>}
-                    {c.queued !== undefined && (
+                    {'queued' in c && c.queued !== undefined && (
                       <span className="ml-2 text-xs text-slate-500">
                         {c.running ?? 0} running · {c.queued} waiting
                       </span>

@@ -5,16 +5,10 @@ import Link from 'next/link';
 import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { api, errorMessage, type Page } from '../api';
-import type { KnowledgeBaseListItem } from '../knowledge-base-form';
+import type { KnowledgeBaseListItem, SearchResponse } from '../api-types';
 import { buildFilter, MetadataFilters, type FilterRow } from '../metadata-filters';
-import { queryWords, ResultCard, type SearchChunk, type SearchRun } from '../search-results';
+import { queryWords, ResultCard, type SearchRun } from '../search-results';
 import { Button, Card, cx, EmptyState, ErrorState, Field, Input, Loading, PageHeader, Select } from '../ui';
-
-interface SearchResponse {
-  query: string;
-  chunks: SearchChunk[];
-  total: number;
-}
 
 type Mode = 'semantic' | 'hybrid';
 

@@ -6,13 +6,8 @@ import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { QueryError, Switch, isForbidden, retryUnlessRefused } from '../admin';
 import { api, errorMessage } from '../api';
+import type { Maintenance } from '../api-types';
 import { Button, Card, Field, Loading, PageHeader, RelativeTime, Textarea } from '../ui';
-
-interface Maintenance {
-  enabled: boolean;
-  message: string | null;
-  updated_at: string | null;
-}
 
 const MAX_MESSAGE = 1000;
 

@@ -4,21 +4,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { QueryError, STICKY_TD, STICKY_TH, TD, TH, TableFrame, isForbidden, retryUnlessRefused } from '../admin';
+import { QueryError, isForbidden, retryUnlessRefused } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
+import type { User } from '../api-types';
 import { useMe } from '../hooks';
-import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Select } from '../ui';
-
-interface User {
-  id: string;
-  email: string;
-  name: string;
-  role: 'admin' | 'member';
-  disabled: boolean;
-  last_sign_in_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Select, Table, type Column } from '../ui';
 
 type UserChanges = Partial<{ name: string; role: User['role']; password: string; disabled: boolean }>;
 
@@ -79,92 +69,90 @@ export function Users() {
         <EmptyState title="No users yet" />
       ) : list.data ? (
         <Card>
-          <TableFrame label="Users">
-            <table className="w-full min-w-[44rem] text-sm">
-              <caption className="sr-only">Users</caption>
-              <thead className="border-b border-slate-200">
-                <tr>
-                  <th scope="col" className={TH}>
-                    Person
-                  </th>
-                  <th scope="col" className={TH}>
-                    Role
-                  </th>
-                  <th scope="col" className={TH}>
-                    Account
-                  </th>
-                  <th scope="col" className={TH}>
-                    Last sign-in
-                  </th>
-                  <th scope="col" className={STICKY_TH}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {list.data.items.map((u) => {
-                  const isMe = me.data?.kind === 'user' && me.data.id === u.id;
-                  return (
-                    <tr key={u.id}>
-                      <td className={TD}>
-                        <p className="font-medium break-words">
-                          {u.name || u.email} {isMe && <Badge tone="blue">you</Badge>}
-                        </p>
-                        {u.name && <p className="text-xs break-all text-slate-600">{u.email}</p>}
-                      </td>
-                      <td className={TD}>
-                        <Select
-                          aria-label={`Role of ${u.name || u.email}`}
-                          className="w-auto min-w-36"
-                          value={u.role}
-                          disabled={update.isPending}
-                          onChange={(e) => {
-                            const role = e.target.value as User['role'];
-                            void change(u, { role }, `${u.name || u.email} is now ${role === 'admin' ? 'an administrator' : 'a member'}`);
-                          }}
-                        >
-                          <option value="member">{ROLE_WORDS.member}</option>
-                          <option value="admin">{ROLE_WORDS.admin}</option>
-                        </Select>
-                      </td>
-                      <td className={TD}>{u.disabled ? <Badge tone="red">turned off</Badge> : <Badge tone="green">active</Badge>}</td>
-                      <td className={`${TD} whitespace-nowrap`}>
-                        <RelativeTime iso={u.last_sign_in_at} />
-                      </td>
-                      <td className={STICKY_TD}>
-                        <div className="flex flex-wrap justify-end gap-2">
-                          <ResetPassword user={u} onSave={(password) => change(u, { password }, `New password saved for ${u.name || u.email}`)} />
-                          {u.disabled ? (
-                            <Button variant="secondary" onClick={() => void change(u, { disabled: false }, `${u.name || u.email} can sign in again`)}>
-                              Turn on
-                            </Button>
-                          ) : (
-                            <ConfirmButton
-                              label="Turn off"
-                              title="Turn off this account?"
-                              message={
-                                <p>
-                                  <strong>{u.name || u.email}</strong> will be signed out and will not be able to sign in until the account is turned on again. Nothing they made is
-                                  deleted.
-                                </p>
-                              }
-                              confirmLabel="Turn off account"
-                              onConfirm={() => change(u, { disabled: true }, `${u.name || u.email} can no longer sign in`)}
-                            />
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </TableFrame>
+          <UserTable users={list.data.items} meId={me.data?.kind === 'user' ? me.data.id : undefined} saving={update.isPending} change={change} />
           <Pagination total={list.data.total} limit={LIMIT} offset={offset} onChange={setOffset} />
         </Card>
       ) : null}
     </>
   );
+}
+
+/** The people of one page of the list, with their role and the actions on their account. */
+function UserTable({
+  users,
+  meId,
+  saving,
+  change,
+}: {
+  users: User[];
+  /** The signed-in person, marked "you". */
+  meId: string | undefined;
+  /** A change is being saved: the role pickers wait. */
+  saving: boolean;
+  change: (user: User, changes: UserChanges, done: string) => Promise<boolean>;
+}) {
+  const columns: Column<User>[] = [
+    {
+      header: 'Person',
+      cell: (u) => (
+        <>
+          <p className="font-medium break-words">
+            {u.name || u.email} {u.id === meId && <Badge tone="blue">you</Badge>}
+          </p>
+          {u.name && <p className="text-xs break-all text-slate-600">{u.email}</p>}
+        </>
+      ),
+    },
+    {
+      header: 'Role',
+      cell: (u) => (
+        <Select
+          aria-label={`Role of ${u.name || u.email}`}
+          className="w-auto min-w-36"
+          value={u.role}
+          disabled={saving}
+          onChange={(e) => {
+            const role = e.target.value as User['role'];
+            void change(u, { role }, `${u.name || u.email} is now ${role === 'admin' ? 'an administrator' : 'a member'}`);
+          }}
+        >
+          <option value="member">{ROLE_WORDS.member}</option>
+          <option value="admin">{ROLE_WORDS.admin}</option>
+        </Select>
+      ),
+    },
+    { header: 'Account', cell: (u) => (u.disabled ? <Badge tone="red">turned off</Badge> : <Badge tone="green">active</Badge>) },
+    { header: 'Last sign-in', className: 'whitespace-nowrap', cell: (u) => <RelativeTime iso={u.last_sign_in_at} /> },
+    {
+      header: 'Actions',
+      hideHeader: true,
+      sticky: true,
+      cell: (u) => (
+        <div className="flex flex-wrap justify-end gap-2">
+          <ResetPassword user={u} onSave={(password) => change(u, { password }, `New password saved for ${u.name || u.email}`)} />
+          {u.disabled ? (
+            <Button variant="secondary" onClick={() => void change(u, { disabled: false }, `${u.name || u.email} can sign in again`)}>
+              Turn on
+            </Button>
+          ) : (
+            <ConfirmButton
+              label="Turn off"
+              title="Turn off this account?"
+              message={
+                <p>
+                  <strong>{u.name || u.email}</strong> will be signed out and will not be able to sign in until the account is turned on again. Nothing they made is
+                  deleted.
+                </p>
+              }
+              confirmLabel="Turn off account"
+              onConfirm={() => change(u, { disabled: true }, `${u.name || u.email} can no longer sign in`)}
+            />
+          )}
+        </div>
+      ),
+    },
+  ];
+  return <Table label="Users" caption="Users" className="min-w-[44rem]" columns={columns} rows={users} rowKey={(u) => u.id} />;
 }
 
 function AddUserForm({ onDone }: { onDone: () => void }) {

@@ -1,24 +1,34 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { QueryError, TD, TH, TableFrame, isForbidden, retryUnlessRefused } from '../admin';
+import { QueryError, isForbidden, retryUnlessRefused } from '../admin';
 import { api, type Page } from '../api';
-import { Card, EmptyState, Loading, PageHeader, Pagination, RelativeTime, StatusBadge, Button } from '../ui';
+import type { CreatedWebhook, WebhookListItem } from '../api-types';
+import { Button, Card, EmptyState, Loading, PageHeader, Pagination, RelativeTime, StatusBadge, Table, TableLink, type Column } from '../ui';
 import { WebhookForm, describeEvents, type WebhookFormValues } from '../webhook-form';
 
-export interface WebhookListItem {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  created_at: string;
-}
-
 const LIMIT = 25;
+
+/** The webhooks of one page of the list, each linking to its own page. */
+function WebhookTable({ items }: { items: WebhookListItem[] }) {
+  const columns: Column<WebhookListItem>[] = [
+    {
+      header: 'Address',
+      cell: (w) => (
+        <TableLink href={`/webhooks/${w.id}`} className="break-all underline-offset-2">
+          {w.url}
+        </TableLink>
+      ),
+    },
+    { header: 'Events', className: 'text-slate-700', cell: (w) => describeEvents(w.events) },
+    { header: 'Status', cell: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
+    { header: 'Added', className: 'whitespace-nowrap', cell: (w) => <RelativeTime iso={w.created_at} /> },
+  ];
+  return <Table label="Webhooks" caption="Webhooks" className="min-w-[36rem]" columns={columns} rows={items} rowKey={(w) => w.id} />;
+}
 
 /** Webhooks: the list, and a form to add one (administrators only). */
 export function Webhooks() {
@@ -32,7 +42,7 @@ export function Webhooks() {
     retry: retryUnlessRefused,
   });
   const create = useMutation({
-    mutationFn: (values: WebhookFormValues) => api<WebhookListItem>('/v1/webhooks', { method: 'POST', json: values }),
+    mutationFn: (values: WebhookFormValues) => api<CreatedWebhook>('/v1/webhooks', { method: 'POST', json: values }),
     onSuccess: (webhook) => {
       toast.success('Webhook added');
       queryClient.invalidateQueries({ queryKey: ['webhooks'] });
@@ -73,45 +83,7 @@ export function Webhooks() {
         <EmptyState title="No webhooks yet">Add one to have Quarry send a message to another system when files, readings or knowledge bases change.</EmptyState>
       ) : list.data ? (
         <Card>
-          <TableFrame label="Webhooks">
-            <table className="w-full min-w-[36rem] text-sm">
-              <caption className="sr-only">Webhooks</caption>
-              <thead className="border-b border-slate-200">
-                <tr>
-                  <th scope="col" className={TH}>
-                    Address
-                  </th>
-                  <th scope="col" className={TH}>
-                    Events
-                  </th>
-                  <th scope="col" className={TH}>
-                    Status
-                  </th>
-                  <th scope="col" className={TH}>
-                    Added
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {list.data.items.map((w) => (
-                  <tr key={w.id}>
-                    <td className={TD}>
-                      <Link href={`/webhooks/${w.id}`} className="font-medium break-all text-indigo-700 underline-offset-2 hover:underline">
-                        {w.url}
-                      </Link>
-                    </td>
-                    <td className={`${TD} text-slate-700`}>{describeEvents(w.events)}</td>
-                    <td className={TD}>
-                      <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} />
-                    </td>
-                    <td className={`${TD} whitespace-nowrap`}>
-                      <RelativeTime iso={w.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableFrame>
+          <WebhookTable items={list.data.items} />
           <Pagination total={list.data.total} limit={LIMIT} offset={offset} onChange={setOffset} />
         </Card>
       ) : null}

@@ -1,8 +1,9 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { authenticate, ENV_ADMIN_KEY_ID, type Principal } from '@/lib/auth/api-keys';
 import { ipAllowed } from '@/lib/auth/ip';
-import { checkSameOrigin, hasSessionCookie, sessionPrincipal } from '@/lib/auth/session';
-import { hasScope, isAdministrator, type Scope } from '@/lib/auth/scopes';
+import { checkSameOrigin, hasSessionCookie, sessionPrincipal } from '@/lib/users/session';
+import { hasScope, isAdministrator } from '@/lib/auth/scopes';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import { newId } from '@/lib/ids';
@@ -11,20 +12,19 @@ import { ensureReady } from '@/lib/ops/startup';
 import { getStorage } from '@/lib/storage';
 import { findUnsafeValue } from '@/lib/text/clean';
 import { clientIp } from './client-ip';
-import { ApiError, errorResponse, isApiError, type ErrorCode } from './errors';
+import { ApiError, errorResponse, isApiError, type ErrorCode } from '@/lib/errors';
 import { fingerprintOf, runIdempotent, validateIdempotencyKey } from './idempotency';
+import type { AuthRule, Endpoint } from './endpoint';
 import { consumeRateLimit, consumeRateLimitInMemory, rateLimitError } from './rate-limit';
 
-/** Who may call a route: anyone, any valid key, an administrator, or holders of a scope (any of a list). */
-export type AuthRule = 'public' | 'authenticated' | 'admin' | Scope | readonly Scope[];
+export type { AuthRule } from './endpoint';
 
-export interface RouteConfig<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+/** A route that is not an operation of the API (the /v1 catch-all): the wrapper's checks only. */
+export interface RouteConfig<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
   auth: AuthRule;
   params?: P;
   query?: Q;
   body?: B;
-  /** The handler reads the raw body itself (multipart uploads) and calls `once` for idempotency. */
-  rawBody?: boolean;
   /** A creation endpoint: honours the Idempotency-Key header. */
   idempotent?: boolean;
   /** Still served while maintenance mode is on (health and /admin routes). */
@@ -43,12 +43,49 @@ export interface HandlerContext<P, Q, B> {
   services: ServiceContext;
   /**
    * Runs a creation effect under the request's Idempotency-Key (if any). JSON routes are wrapped
-   * automatically; raw-body routes call this once they know what the request contains.
+   * automatically; upload routes call this once they know what the request contains.
    */
   once(fingerprint: string, effect: () => Promise<Response>): Promise<Response>;
+  /** The response for a result: the endpoint's status (or `status`), checked against its schema under test. */
+  respond(data: unknown, status?: number): Response;
 }
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Result<R> = R extends z.ZodType ? z.output<R> : void;
+
+/**
+ * Under test (and with QUARRY_VALIDATE_RESPONSES=1) every JSON response is parsed with the
+ * schema its endpoint documents, and a field the schema does not list counts as a mismatch: a
+ * documented shape that drifts from what is sent fails the tests with a 500 naming the field.
+ */
+const validateResponses = () => process.env.VITEST !== undefined || process.env.QUARRY_VALIDATE_RESPONSES === '1';
+
+function checkResponse(e: Endpoint, status: number, data: unknown): void {
+  const schema = status === e.response.status ? e.response.schema : e.alternatives?.find((a) => a.status === status)?.schema;
+  if (!schema) throw new Error(`${e.id} answered ${status}, which its endpoint does not document`);
+  const plain: unknown = JSON.parse(JSON.stringify(data ?? null));
+  const parsed = schema.safeParse(plain);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${e.id}: the response does not match its schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  if (!isDeepStrictEqual(parsed.data, plain)) {
+    throw new Error(`${e.id}: the response has fields its schema does not document: ${JSON.stringify(undocumented(plain, parsed.data))}`);
+  }
+}
+
+/** The paths of values present in `sent` but not in what the schema kept. */
+function undocumented(sent: unknown, kept: unknown, at = ''): string[] {
+  if (sent === null || typeof sent !== 'object') return isDeepStrictEqual(sent, kept) ? [] : [at || '(root)'];
+  if (kept === null || typeof kept !== 'object') return [at || '(root)'];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(sent)) {
+    const path = at ? `${at}.${key}` : key;
+    if (!(key in kept)) out.push(path);
+    else out.push(...undocumented(value, (kept as Record<string, unknown>)[key], path));
+  }
+  return out;
+}
 
 export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
@@ -110,6 +147,15 @@ function parseWith<T extends z.ZodType>(
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where, fieldErrors);
   return result.data as Output<T>;
+}
+
+/**
+ * Validates values a handler reads itself (the text parts of an upload) the way the wrapper
+ * validates a JSON body: 400 INVALID_REQUEST naming the field.
+ */
+export function validate<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
+  rejectUnsafe(value, where);
+  return parseWith(schema, value, where) as z.output<T>;
 }
 
 async function readJsonBody(request: Request): Promise<unknown> {
@@ -174,10 +220,34 @@ function bearerToken(request: Request): string | null {
  * authentication (API key, or a console session with a same-origin check), IP allow-list, rate
  * limit, scopes, validation, idempotency and the error body.
  */
-export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(
+export function route<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType | undefined,
+>(
+  endpoint: Endpoint<P, Q, B, R>,
+  handler: (ctx: HandlerContext<Output<P>, Output<Q>, Output<B>>) => Promise<Result<R> | Response>,
+): RouteHandler;
+export function route<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
   config: RouteConfig<P, Q, B>,
   handler: (ctx: HandlerContext<Output<P>, Output<Q>, Output<B>>) => Promise<Response>,
+): RouteHandler;
+export function route(
+  config: RouteConfig<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined> | Endpoint,
+  handler: (ctx: HandlerContext<unknown, unknown, unknown>) => Promise<unknown>,
 ): RouteHandler {
+  const op = 'id' in config ? config : undefined;
+  // An upload endpoint reads its body itself and calls `once` when it knows what was sent.
+  const rawBody = op?.upload !== undefined;
+  const respond = (data: unknown, status?: number): Response => {
+    if (!op) throw new Error('respond() needs an endpoint declaration');
+    const code = status ?? op.response.status;
+    if (code === 204) return new Response(null, { status: 204 });
+    if (validateResponses()) checkResponse(op, code, data);
+    return Response.json(data, { status: code });
+  };
+  const toResponse = (result: unknown): Response => (result instanceof Response ? result : respond(result));
   return async (request, routeContext) => {
     const requestId = newId('request');
     const extraHeaders: Record<string, string> = {};
@@ -230,7 +300,7 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
       const rawQuery = Object.fromEntries(url.searchParams);
       rejectUnsafe(rawQuery, 'query parameter', config.fieldErrors);
       const query = parseWith(config.query, rawQuery, 'query parameter');
-      let body = undefined as Output<B>;
+      let body: unknown = undefined;
       if (config.body) {
         const rawBody = await readJsonBody(request);
         rejectUnsafe(rawBody, 'request body', config.fieldErrors);
@@ -240,7 +310,7 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
       const idempotencyKey = config.idempotent ? request.headers.get('idempotency-key') : null;
       if (idempotencyKey !== null) validateIdempotencyKey(idempotencyKey);
       const services: ServiceContext = { db, storage: getStorage(), requestId, principal };
-      const ctx: HandlerContext<Output<P>, Output<Q>, Output<B>> = {
+      const ctx: HandlerContext<unknown, unknown, unknown> = {
         request,
         requestId,
         principal,
@@ -256,12 +326,13 @@ export function route<P extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
                 fingerprint,
                 effect,
               ),
+        respond,
       };
       response =
-        config.rawBody || idempotencyKey === null
-          ? await handler(ctx)
+        rawBody || idempotencyKey === null
+          ? toResponse(await handler(ctx))
           : // The validated body is the fingerprint: key order and whitespace do not make a request different.
-            await ctx.once(fingerprintOf(request.method, url.pathname, JSON.stringify(body ?? null)), () => handler(ctx));
+            await ctx.once(fingerprintOf(request.method, url.pathname, JSON.stringify(body ?? null)), async () => toResponse(await handler(ctx)));
     } catch (err) {
       response = errorResponse(toApiError(err, requestId), requestId);
     }

@@ -3,7 +3,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import { decryptSecret, encryptSecret } from '@/lib/crypto/secret-box';
 import type { Db } from '@/lib/db/client';
 import { idempotencyKeys } from '@/lib/db/schema';
-import { ApiError } from './errors';
+import { ApiError } from '@/lib/errors';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A claim still "processing" after this long belongs to a request that died; it may be taken over. */

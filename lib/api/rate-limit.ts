@@ -1,7 +1,7 @@
 import { lt, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '@/lib/db/client';
 import { rateLimits } from '@/lib/db/schema';
-import { ApiError } from './errors';
+import { ApiError } from '@/lib/errors';
 
 /**
  * A sliding window counted in whole seconds: a request arriving in second s is admitted when fewer

@@ -1,7 +1,8 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, asc, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
-import { ApiError, notFound } from '@/lib/api/errors';
+import { ApiError, notFound } from '@/lib/errors';
 import type { Db } from '@/lib/db/client';
+import { paginate, type Page } from '@/lib/db/paginate';
 import { apiKeys, settings, type ApiKeyRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { rangeCovered } from './ip';
@@ -239,7 +240,7 @@ export const API_KEY_SORT_FIELDS = ['created_at', 'name', 'last_used_at', 'expir
 export async function listApiKeys(
   db: Db,
   opts: { limit: number; offset: number; sortBy: (typeof API_KEY_SORT_FIELDS)[number]; order: 'asc' | 'desc' },
-): Promise<{ items: ApiKeyView[]; total: number }> {
+): Promise<Page<ApiKeyView>> {
   const column = {
     created_at: apiKeys.createdAt,
     name: apiKeys.name,
@@ -247,12 +248,11 @@ export async function listApiKeys(
     expires_at: apiKeys.expiresAt,
   }[opts.sortBy];
   const dir = opts.order === 'asc' ? asc : desc;
-  const where = isNull(apiKeys.revokedAt);
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(apiKeys).where(where).orderBy(dir(column), dir(apiKeys.id)).limit(opts.limit).offset(opts.offset),
-    db.select({ total: count() }).from(apiKeys).where(where),
-  ]);
-  return { items: rows.map(toApiKeyView), total };
+  return paginate(
+    db,
+    { from: apiKeys, where: isNull(apiKeys.revokedAt), orderBy: [dir(column), dir(apiKeys.id)], limit: opts.limit, offset: opts.offset },
+    toApiKeyView,
+  );
 }
 
 export async function revokeApiKey(db: Db, id: string, now = new Date()): Promise<void> {

@@ -1,3 +1,5 @@
+import { ApiError } from '@/lib/errors';
+
 export const SCOPES = [
   'files:read',
   'files:write',
@@ -25,6 +27,16 @@ export function hasScope(held: readonly string[], needed: string): boolean {
   if (held.includes('*') || held.includes(needed)) return true;
   const area = needed.split(':')[0];
   return held.includes(`${area}:*`);
+}
+
+/**
+ * Refuses a caller without `needed` with 403 INSUFFICIENT_SCOPE, saying what it was needed for
+ * (a request that does more than its endpoint's own scope covers: an upload that also starts an
+ * extraction). Background work (no caller) may do anything.
+ */
+export function requireScope(held: readonly string[] | undefined, needed: Scope, purpose: string): void {
+  if (held === undefined || hasScope(held, needed)) return;
+  throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${needed}, which ${purpose} needs`, { required_scope: needed });
 }
 
 /** An administrator holds `*` or `api-keys:*`. */

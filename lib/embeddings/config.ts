@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EMBEDDING_PROVIDERS } from '@/lib/db/schema/enums';
 import { EmbeddingError } from './errors';
 
 export const DEFAULT_TRANSFORMERS_MODEL = 'Xenova/all-MiniLM-L6-v2';
@@ -12,7 +13,7 @@ const boolish = z
 const lowercase = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
 
 const envSchema = z.object({
-  QUARRY_EMBEDDING_PROVIDER: z.preprocess(lowercase, z.enum(['builtin', 'openai', 'transformers'])).default('builtin'),
+  QUARRY_EMBEDDING_PROVIDER: z.preprocess(lowercase, z.enum(EMBEDDING_PROVIDERS)).default('builtin'),
   QUARRY_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(64).max(4000).optional(),
   QUARRY_EMBEDDING_MODEL: z.string().trim().min(1).optional(),
   QUARRY_EMBEDDING_URL: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),

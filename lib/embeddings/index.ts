@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { getConfig } from '@/lib/config';
+import { EMBEDDING_PROVIDERS, type EmbeddingProviderName } from '@/lib/db/schema/enums';
 import { BUILTIN_DIMENSIONS, BUILTIN_MODEL } from './builtin';
 import { getEmbeddingConfig, resetEmbeddingConfig, type OpenAIConfig, type TransformersConfig } from './config';
 import { EmbeddingError } from './errors';
@@ -13,7 +14,7 @@ export type { EmbedderRecipe } from './recipe';
 
 /** The vector space of a knowledge base: recorded at creation, never mixed with another. */
 export interface EmbeddingSpec {
-  provider: 'builtin' | 'openai' | 'transformers';
+  provider: EmbeddingProviderName;
   model: string;
   dimensions: number;
 }
@@ -111,7 +112,7 @@ function describeConfigured(): string {
 
 function isSpec(spec: EmbeddingSpec): boolean {
   return (
-    ['builtin', 'openai', 'transformers'].includes(spec?.provider) &&
+    (EMBEDDING_PROVIDERS as readonly string[]).includes(spec?.provider) &&
     typeof spec.model === 'string' &&
     spec.model.length > 0 &&
     Number.isInteger(spec.dimensions) &&

@@ -1,8 +1,10 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Db } from '@/lib/db/client';
+import { paginate, type Page } from '@/lib/db/paginate';
 import { events, type EventRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { fanOutEvent } from '@/lib/webhooks/fanout';
+import { startEventWorkflows } from '@/lib/workflows/triggers';
 
 export const EVENT_TYPES = [
   'file.uploaded',
@@ -35,8 +37,9 @@ export function toEventView(row: EventRow): EventView {
 }
 
 /**
- * Appends an event to the log and queues its webhook deliveries. Call it inside the transaction
- * that makes the change, so the event (and its deliveries) exist exactly when the change does.
+ * Appends an event to the log and queues its webhook deliveries and the workflows it starts. Call
+ * it inside the transaction that makes the change, so the event (and what it causes) exist
+ * exactly when the change does.
  */
 export async function recordEvent(
   tx: DbOrTx,
@@ -50,19 +53,25 @@ export async function recordEvent(
     .returning();
   const view = toEventView(row);
   await fanOutEvent(tx, view);
+  await startEventWorkflows(tx, type, data);
   return view;
 }
 
 export async function listEvents(
   db: Db,
   opts: { limit: number; offset: number; type?: string },
-): Promise<{ items: EventView[]; total: number }> {
+): Promise<Page<EventView>> {
   const filters: SQL[] = [];
   if (opts.type) filters.push(eq(events.type, opts.type));
-  const where = filters.length ? and(...filters) : undefined;
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(events).where(where).orderBy(desc(events.createdAt), desc(events.id)).limit(opts.limit).offset(opts.offset),
-    db.select({ total: count() }).from(events).where(where),
-  ]);
-  return { items: rows.map(toEventView), total };
+  return paginate(
+    db,
+    {
+      from: events,
+      where: filters.length ? and(...filters) : undefined,
+      orderBy: [desc(events.createdAt), desc(events.id)],
+      limit: opts.limit,
+      offset: opts.offset,
+    },
+    toEventView,
+  );
 }

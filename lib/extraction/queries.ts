@@ -1,12 +1,13 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
-import { extractions } from '@/lib/db/schema';
+import { paginate, type Page } from '@/lib/db/paginate';
+import { extractions, type ExtractionMode, type ExtractionStatus } from '@/lib/db/schema';
 import { getFileRow } from '@/lib/files/service';
 
 export interface ExtractionListItem {
   id: string;
-  status: string;
-  mode: string;
+  status: ExtractionStatus;
+  mode: ExtractionMode;
   total_pages: number | null;
   created_at: string;
 }
@@ -16,33 +17,30 @@ export async function listFileExtractions(
   ctx: ServiceContext,
   fileId: string,
   page: { limit: number; offset: number },
-): Promise<{ items: ExtractionListItem[]; total: number }> {
+): Promise<Page<ExtractionListItem>> {
   await getFileRow(ctx, fileId);
-  const where = eq(extractions.fileId, fileId);
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select({
+  return paginate(
+    ctx.db,
+    {
+      from: extractions,
+      select: {
         id: extractions.id,
         status: extractions.status,
         mode: extractions.mode,
         totalPages: extractions.totalPages,
         createdAt: extractions.createdAt,
-      })
-      .from(extractions)
-      .where(where)
-      .orderBy(desc(extractions.createdAt), desc(extractions.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    ctx.db.select({ total: count() }).from(extractions).where(where),
-  ]);
-  return {
-    items: rows.map((r) => ({
+      },
+      where: eq(extractions.fileId, fileId),
+      orderBy: [desc(extractions.createdAt), desc(extractions.id)],
+      limit: page.limit,
+      offset: page.offset,
+    },
+    (r) => ({
       id: r.id,
       status: r.status,
       mode: r.mode,
       total_pages: r.totalPages,
       created_at: r.createdAt.toISOString(),
-    })),
-    total,
-  };
+    }),
+  );
 }

@@ -1,15 +1,16 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { ApiError, notFound } from '@/lib/api/errors';
+import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
+import type { DbOrTx } from '@/lib/db/client';
 import { extractions, type ExtractionRow } from '@/lib/db/schema';
 import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
-import { extractionWorkflow } from '@/lib/workflows/extraction';
+import { extractionWorkflow } from './workflow';
 import { cloudOcrConfigured, extractionRefusal, isImageType } from './formats';
 import { failExtraction } from './task';
 import type { ExtractionMode, ExtractionOptions } from './types';
-import { toExtractionView } from './views';
+import { toExtractionView, type CreatedExtractionView, type ExtractionView } from './views';
 
 export interface CreateExtractionInput {
   file_id: string;
@@ -17,9 +18,8 @@ export interface CreateExtractionInput {
   options: ExtractionOptions;
 }
 
-export async function createExtraction(ctx: ServiceContext, input: CreateExtractionInput): Promise<Record<string, unknown>> {
-  checkFileIdShape(input.file_id);
-  const file = await getFileRow(ctx, input.file_id);
+/** Refuses an extraction this file cannot have (format, mode, provider), before anything is stored. */
+export function checkExtractable(file: { contentType: string }, input: Pick<CreateExtractionInput, 'mode' | 'options'>): void {
   const refusal = extractionRefusal(file.contentType);
   if (refusal) throw new ApiError('UNSUPPORTED_FORMAT', refusal, { content_type: file.contentType });
   if (input.mode === 'simple' && isImageType(file.contentType)) {
@@ -34,26 +34,43 @@ export async function createExtraction(ctx: ServiceContext, input: CreateExtract
       reason: 'cloud OCR not configured',
     });
   }
-  const row = await ctx.db.transaction(async (tx) => {
-    const now = new Date();
-    const [created] = await tx
-      .insert(extractions)
-      .values({
-        id: newId('extraction'),
-        fileId: file.id,
-        status: 'pending',
-        mode: input.mode,
-        options: { ...input.options },
-        createdByKey: ctx.principal?.keyId ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await enqueueWorkflow(tx, extractionWorkflow, { extraction_id: created.id }, now);
-    return created;
-  });
+}
+
+/**
+ * Records a pending extraction of a file and queues its workflow, inside the caller's transaction
+ * (call notifyWorkflows() after the commit). Check the file with checkExtractable first.
+ */
+export async function insertExtraction(
+  tx: DbOrTx,
+  ctx: ServiceContext,
+  fileId: string,
+  input: Pick<CreateExtractionInput, 'mode' | 'options'>,
+): Promise<ExtractionRow> {
+  const now = new Date();
+  const [created] = await tx
+    .insert(extractions)
+    .values({
+      id: newId('extraction'),
+      fileId,
+      status: 'pending',
+      mode: input.mode,
+      options: { ...input.options },
+      createdByKey: ctx.principal?.keyId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await enqueueWorkflow(tx, extractionWorkflow, { extraction_id: created.id }, now);
+  return created;
+}
+
+export async function createExtraction(ctx: ServiceContext, input: CreateExtractionInput): Promise<CreatedExtractionView> {
+  checkFileIdShape(input.file_id);
+  const file = await getFileRow(ctx, input.file_id);
+  checkExtractable(file, input);
+  const row = await ctx.db.transaction((tx) => insertExtraction(tx, ctx, file.id, input));
   notifyWorkflows();
-  return { id: row.id, file_id: row.fileId, status: row.status, mode: row.mode, created_at: row.createdAt.toISOString() };
+  return { id: row.id, file_id: row.fileId, status: 'pending', mode: row.mode, created_at: row.createdAt.toISOString() };
 }
 
 async function findExtraction(ctx: ServiceContext, id: string): Promise<ExtractionRow> {
@@ -62,7 +79,7 @@ async function findExtraction(ctx: ServiceContext, id: string): Promise<Extracti
   return row;
 }
 
-export async function getExtraction(ctx: ServiceContext, id: string): Promise<Record<string, unknown>> {
+export async function getExtraction(ctx: ServiceContext, id: string): Promise<ExtractionView> {
   return toExtractionView(await findExtraction(ctx, id));
 }
 
@@ -70,7 +87,7 @@ export async function getExtraction(ctx: ServiceContext, id: string): Promise<Re
  * Cancels a task that has not ended: a pending one fails at once with CANCELLED; a running one is
  * stopped by its runner (which checks every second) and then fails with CANCELLED.
  */
-export async function cancelExtraction(ctx: ServiceContext, id: string): Promise<Record<string, unknown>> {
+export async function cancelExtraction(ctx: ServiceContext, id: string): Promise<ExtractionView> {
   const row = await findExtraction(ctx, id);
   if (row.status === 'completed' || row.status === 'failed') {
     throw new ApiError('EXTRACTION_NOT_CANCELLABLE', `Extraction ${id} has already ${row.status === 'completed' ? 'completed' : 'failed'}`, {

@@ -3,8 +3,10 @@
  * format extractors (PDF, OCR, Office, text). Extractors are plain async functions over a file
  * on disk; they report progress per page and stop when `signal` aborts.
  */
-export const EXTRACTION_MODES = ['simple', 'normal', 'advanced'] as const;
-export type ExtractionMode = (typeof EXTRACTION_MODES)[number];
+
+// Written once beside the table that stores it (lib/db/schema/enums.ts, which imports nothing).
+import type { ExtractionMode } from '@/lib/db/schema/enums';
+export { EXTRACTION_MODES, type ExtractionMode } from '@/lib/db/schema/enums';
 
 export const OCR_LANGUAGES = ['zh', 'en', 'ja', 'ko'] as const;
 export type OcrLanguage = (typeof OCR_LANGUAGES)[number];

@@ -1,7 +1,27 @@
-import type { ExtractionRow } from '@/lib/db/schema';
+import type { ExtractionMode, ExtractionRow, ExtractionStatus } from '@/lib/db/schema';
+
+interface ExtractionBase {
+  id: string;
+  file_id: string;
+  status: ExtractionStatus;
+  mode: ExtractionMode;
+  created_at: string;
+}
 
 /** The API shape of an extraction task; which fields appear depends on its status. */
-export function toExtractionView(row: ExtractionRow): Record<string, unknown> {
+export type ExtractionView = ExtractionBase &
+  (
+    | { progress: number }
+    | { markdown: string; total_pages: number; metadata: Record<string, unknown>; completed_at: string | null }
+    | { error: { code: string; message: string }; completed_at: string | null }
+  );
+
+/** The answer to a new task: it is pending. */
+export interface CreatedExtractionView extends Omit<ExtractionBase, 'status'> {
+  status: 'pending';
+}
+
+export function toExtractionView(row: ExtractionRow): ExtractionView {
   const base = { id: row.id, file_id: row.fileId, status: row.status, mode: row.mode };
   const createdAt = row.createdAt.toISOString();
   switch (row.status) {

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors';
 import { ContainerProbe } from './containers';
 import { containerMaxBytes, maxBytes, MAX_UPLOAD_BYTES, sniffHead, SNIFF_BYTES, type FileTypeEntry } from './types';
 

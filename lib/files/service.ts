@@ -1,10 +1,11 @@
-import { and, arrayContains, asc, count, desc, eq, type SQL } from 'drizzle-orm';
-import { ApiError, notFound } from '@/lib/api/errors';
+import { and, arrayContains, asc, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
-import { files, type FileRow } from '@/lib/db/schema';
+import type { DbOrTx } from '@/lib/db/client';
+import { paginate, type Page } from '@/lib/db/paginate';
+import { extractions, files, type ExtractionMode, type ExtractionStatus, type FileRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { newId } from '@/lib/ids';
-import { removeDocumentsOfFile } from '@/lib/knowledge-bases/documents';
 import type { Readable } from 'node:stream';
 import { StorageNotFoundError } from '@/lib/storage';
 import type { ReceivedUpload } from './upload';
@@ -15,6 +16,7 @@ export interface FileView {
   filename: string;
   content_type: string;
   size: number;
+  sha256: string;
   metadata: Record<string, unknown>;
   tags: string[];
   created_at: string;
@@ -29,6 +31,7 @@ export function toFileView(row: FileRow): FileView {
     filename: row.filename,
     content_type: row.contentType,
     size: row.size,
+    sha256: row.sha256,
     metadata: row.metadata,
     tags: row.tags,
     created_at: row.createdAt.toISOString(),
@@ -42,43 +45,46 @@ function toListItem(row: FileRow): FileListItem {
 }
 
 /** Commits a received upload: bytes become visible, the row and its file.uploaded event are written together. */
+/** Records an uploaded file (already committed to storage under `id`) and its file.uploaded event, in the caller's transaction. */
+export async function insertFile(tx: DbOrTx, ctx: ServiceContext, upload: ReceivedUpload, id: string): Promise<FileRow> {
+  const now = new Date();
+  const [inserted] = await tx
+    .insert(files)
+    .values({
+      id,
+      filename: upload.filename,
+      contentType: upload.type.mime_type,
+      extension: upload.type.extension,
+      size: upload.size,
+      sha256: upload.sha256,
+      storageKey: id,
+      metadata: upload.metadata,
+      tags: upload.tags,
+      createdByKey: ctx.principal?.keyId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  await recordEvent(
+    tx,
+    'file.uploaded',
+    { file_id: id, filename: inserted.filename, content_type: inserted.contentType, size: inserted.size, tags: inserted.tags },
+    ctx.requestId,
+  );
+  return inserted;
+}
+
+/** The oldest stored file with this content, if any (uploads with dedupe=true return it). */
+export async function findFileBySha256(ctx: ServiceContext, sha256: string): Promise<FileRow | undefined> {
+  const [row] = await ctx.db.select().from(files).where(eq(files.sha256, sha256)).orderBy(asc(files.createdAt), asc(files.id)).limit(1);
+  return row;
+}
+
 export async function createFile(ctx: ServiceContext, upload: ReceivedUpload): Promise<FileView> {
   const id = newId('file');
   await upload.staged.commit(id);
   try {
-    const row = await ctx.db.transaction(async (tx) => {
-      const now = new Date();
-      const [inserted] = await tx
-        .insert(files)
-        .values({
-          id,
-          filename: upload.filename,
-          contentType: upload.type.mime_type,
-          extension: upload.type.extension,
-          size: upload.size,
-          sha256: upload.sha256,
-          storageKey: id,
-          metadata: upload.metadata,
-          tags: upload.tags,
-          createdByKey: ctx.principal?.keyId ?? null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      await recordEvent(
-        tx,
-        'file.uploaded',
-        {
-          file_id: id,
-          filename: inserted.filename,
-          content_type: inserted.contentType,
-          size: inserted.size,
-          tags: inserted.tags,
-        },
-        ctx.requestId,
-      );
-      return inserted;
-    });
+    const row = await ctx.db.transaction((tx) => insertFile(tx, ctx, upload, id));
     return toFileView(row);
   } catch (err) {
     await ctx.storage.delete(id);
@@ -95,26 +101,55 @@ export interface ListFilesInput {
   order: 'asc' | 'desc';
   tags?: string;
   content_type?: string;
+  /** Part of the filename, any case. */
+  q?: string;
 }
 
-export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Promise<{ items: FileListItem[]; total: number }> {
+export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Promise<Page<FileListItem & { latest_extraction: LatestExtraction | null }>> {
   const filters: SQL[] = [];
   const tags = parseTagsField(input.tags);
   if (tags.length > 0) filters.push(arrayContains(files.tags, tags));
   if (input.content_type) filters.push(eq(files.contentType, input.content_type.trim().toLowerCase()));
-  const where = filters.length > 0 ? and(...filters) : undefined;
+  // LIKE's own wildcards in the text match themselves.
+  if (input.q) filters.push(ilike(files.filename, `%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
   const dir = input.order === 'asc' ? asc : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(files)
-      .where(where)
-      .orderBy(dir(FILE_SORT_COLUMNS[input.sort_by]), dir(files.id))
-      .limit(input.limit)
-      .offset(input.offset),
-    ctx.db.select({ total: count() }).from(files).where(where),
-  ]);
-  return { items: rows.map(toListItem), total };
+  const page = await paginate(
+    ctx.db,
+    {
+      from: files,
+      where: filters.length > 0 ? and(...filters) : undefined,
+      orderBy: [dir(FILE_SORT_COLUMNS[input.sort_by]), dir(files.id)],
+      limit: input.limit,
+      offset: input.offset,
+    },
+    toListItem,
+  );
+  const latest = await latestExtractions(ctx, page.items.map((f) => f.id));
+  return { ...page, items: page.items.map((item) => ({ ...item, latest_extraction: latest.get(item.id) ?? null })) };
+}
+
+export interface LatestExtraction {
+  id: string;
+  status: ExtractionStatus;
+  mode: ExtractionMode;
+  progress: number;
+}
+
+/** The newest extraction of each of these files (for the list's "text" column). */
+async function latestExtractions(ctx: ServiceContext, fileIds: string[]): Promise<Map<string, LatestExtraction>> {
+  if (fileIds.length === 0) return new Map();
+  const rows = await ctx.db
+    .selectDistinctOn([extractions.fileId], {
+      fileId: extractions.fileId,
+      id: extractions.id,
+      status: extractions.status,
+      mode: extractions.mode,
+      progress: extractions.progress,
+    })
+    .from(extractions)
+    .where(inArray(extractions.fileId, fileIds))
+    .orderBy(extractions.fileId, desc(extractions.createdAt), desc(extractions.id));
+  return new Map(rows.map(({ fileId, ...rest }) => [fileId, rest]));
 }
 
 /** `file_` followed by letters and digits: anything else cannot name a file. */
@@ -157,20 +192,3 @@ export async function openFileDownload(ctx: ServiceContext, id: string): Promise
   }
 }
 
-/**
- * Deletes a file and then its bytes. Rows derived from a file (extractions, knowledge-base
- * documents and their chunks) reference it with ON DELETE CASCADE, so they go in the same transaction.
- */
-export async function deleteFile(ctx: ServiceContext, id: string): Promise<void> {
-  const row = await ctx.db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: files.id }).from(files).where(eq(files.id, id));
-    if (!existing) throw notFound('FILE_NOT_FOUND', 'File', id);
-    // Knowledge-base documents go first, with their chunks, statistics and document.deleted events.
-    await removeDocumentsOfFile(tx, id, ctx.requestId);
-    const [deleted] = await tx.delete(files).where(eq(files.id, id)).returning();
-    if (!deleted) throw notFound('FILE_NOT_FOUND', 'File', id);
-    await recordEvent(tx, 'file.deleted', { file_id: id, filename: deleted.filename }, ctx.requestId);
-    return deleted;
-  });
-  await ctx.storage.delete(row.storageKey);
-}

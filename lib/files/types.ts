@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors';
 
 /** How a type is recognised when its content has no signature of its own. */
 export type Recognition =

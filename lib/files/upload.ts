@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { ApiError, isApiError } from '@/lib/api/errors';
+import { ApiError, isApiError } from '@/lib/errors';
 import type { StagedObject, Storage } from '@/lib/storage';
 import { cleanLabel, findUnsafeValue, unstorableTextReason } from '@/lib/text/clean';
 import { UploadInspector } from './inspect';
@@ -21,7 +21,12 @@ export interface ReceivedUpload {
   sha256: string;
   metadata: Record<string, unknown>;
   tags: string[];
+  /** The optional parts beyond the contract's (extract, knowledge_base_id, …), as sent. */
+  extras: Record<string, string>;
 }
+
+/** Text parts an upload may carry besides metadata and tags; what they do is up to the caller. */
+export const EXTRA_UPLOAD_PARTS = ['extract', 'knowledge_base_id', 'document_title', 'document_metadata', 'dedupe'] as const;
 
 export function parseMetadataField(value: string | undefined): Record<string, unknown> {
   if (value === undefined || value.trim() === '') return {};
@@ -121,7 +126,7 @@ export async function receiveUpload(
 
   const parsed = new Promise<void>((resolve, reject) => {
     parser.on('field', (name, value) => {
-      if (name === 'metadata' || name === 'tags') fields[name] = value;
+      if (name === 'metadata' || name === 'tags' || (EXTRA_UPLOAD_PARTS as readonly string[]).includes(name)) fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
       if (name !== 'file') {
@@ -172,7 +177,8 @@ export async function receiveUpload(
     const metadata = parseMetadataField(fields.metadata);
     const tags = parseTagsField(fields.tags);
     const { staged, inspector, filename } = result;
-    return { staged, filename, type: inspector.type!, size: inspector.size, sha256: inspector.sha256, metadata, tags };
+    const extras = Object.fromEntries(EXTRA_UPLOAD_PARTS.filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]]));
+    return { staged, filename, type: inspector.type!, size: inspector.size, sha256: inspector.sha256, metadata, tags, extras };
   } catch (err) {
     source.unpipe(parser);
     await drain(source);

@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors';
 import type { KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError, embedderRecipeFor, embeddingProviderFor, type EmbedderRecipe, type EmbeddingSpec } from '@/lib/embeddings';
 import type { EmbeddingProvider } from '@/lib/embeddings/types';

@@ -6,7 +6,8 @@ import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
 import { IndexingError } from './errors';
 import { withPreparer, type Preparer } from './preparer';
-import { deleteChunks, insertChunks, type ChunkSource } from './store';
+import type { ChunkSource } from './prepare';
+import { deleteChunks, insertChunks } from './store';
 import type { ChunkingStrategy } from './types';
 
 /*

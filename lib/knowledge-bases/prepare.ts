@@ -4,7 +4,6 @@ import { termVector } from '@/lib/search/analyze';
 import { lexemesLiteral } from '@/lib/search/tsvector';
 import { toVectorLiteral } from '@/lib/search/vectors';
 import { IndexingError } from './errors';
-import type { ChunkSource } from './store';
 
 /*
  * Chunking, embedding and keyword analysis of one document's Markdown: the CPU work of indexing.
@@ -42,6 +41,11 @@ export interface PreparedSummary {
   termTotal: number;
   /** JSON arrays of {term, df}, at most TERM_STATS_BATCH each. */
   termStats: string[];
+}
+
+/** Prepared chunks to store, read in batches (from this thread's memory or from an indexing thread). */
+export interface ChunkSource extends PreparedSummary {
+  rows(start: number, count: number): Promise<ChunkRow[]>;
 }
 
 export interface PreparedChunks extends PreparedSummary {

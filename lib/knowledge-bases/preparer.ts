@@ -5,9 +5,8 @@ import { EMBEDDING_ERROR_CODES, type EmbeddingErrorCode } from '@/lib/embeddings
 import { ensureBundle } from '@/lib/workers/bundle';
 import { ThreadFailure, ThreadPool, ThreadTaskError, type ThreadSession } from '@/lib/workers/thread-pool';
 import { IndexingError } from './errors';
-import type { ChunkRow, PreparedSummary } from './prepare';
+import type { ChunkRow, ChunkSource, PreparedSummary } from './prepare';
 import type { PrepareThreadMessage } from './prepare-thread';
-import type { ChunkSource } from './store';
 
 /*
  * The server's side of the indexing threads. Chunking, tokenising, embedding (built-in and local

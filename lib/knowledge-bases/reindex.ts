@@ -6,7 +6,8 @@ import { embedderRecipeOf } from './embedder';
 import { IndexingError } from './errors';
 import { documentsAwaitingReindex } from './indexing';
 import { withPreparer, type Preparer } from './preparer';
-import { deleteChunks, dropGeneration, insertChunks, type ChunkSource } from './store';
+import type { ChunkSource } from './prepare';
+import { deleteChunks, dropGeneration, insertChunks } from './store';
 import type { ChunkingStrategy } from './types';
 
 /*

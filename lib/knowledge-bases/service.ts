@@ -1,14 +1,15 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { notFound } from '@/lib/api/errors';
+import { notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
+import { paginate } from '@/lib/db/paginate';
 import { kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { configuredEmbeddingSpec } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';
 import { newId } from '@/lib/ids';
 import { ensureVectorIndex } from '@/lib/search/vectors';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
-import { reindexWorkflow } from '@/lib/workflows/reindex';
+import { reindexWorkflow } from './reindex-workflow';
 import { embeddingApiError } from './embedder';
 import { dropGeneration } from './store';
 import { checkStrategy, mergeStrategy, sameStrategy, withStrategyDefaults, type ChunkingStrategy } from './types';
@@ -111,20 +112,17 @@ export async function listKnowledgeBases(
   input: { limit: number; offset: number; sort_by: keyof typeof KB_SORT_COLUMNS; order: 'asc' | 'desc' },
 ) {
   const dir = input.order === 'asc' ? asc : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(knowledgeBases)
-      .orderBy(dir(KB_SORT_COLUMNS[input.sort_by]), dir(knowledgeBases.id))
-      .limit(input.limit)
-      .offset(input.offset),
-    ctx.db.select({ total: count() }).from(knowledgeBases),
-  ]);
+  const page = await paginate(
+    ctx.db,
+    { from: knowledgeBases, orderBy: [dir(KB_SORT_COLUMNS[input.sort_by]), dir(knowledgeBases.id)], limit: input.limit, offset: input.offset },
+    (row) => row,
+  );
+  // Document and chunk counts come from a second query over this page's rows only.
   const counts = await countsOf(
     ctx.db,
-    rows.map((r) => r.id),
+    page.items.map((r) => r.id),
   );
-  return { items: rows.map((r) => toKnowledgeBaseListItem(r, counts.get(r.id)!)), total: Number(total), limit: input.limit, offset: input.offset };
+  return { ...page, items: page.items.map((r) => toKnowledgeBaseListItem(r, counts.get(r.id)!)) };
 }
 
 export async function getKnowledgeBase(ctx: ServiceContext, id: string) {

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
-import type { ChunkRow, PreparedSummary } from './prepare';
+import type { ChunkRow, ChunkSource } from './prepare';
 
 /*
  * Chunks of one document in one index generation, with the BM25 statistics kept beside them
@@ -26,10 +26,6 @@ const FIRST_DELETE_ROWS = 50;
 const MAX_DELETE_ROWS = 5000;
 
 /** A document's prepared chunks, fetched a batch at a time (from the indexing thread). */
-export interface ChunkSource extends PreparedSummary {
-  rows(start: number, count: number): Promise<ChunkRow[]>;
-}
-
 export interface ChunkTarget {
   kbId: string;
   documentId: string;

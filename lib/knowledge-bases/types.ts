@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors';
 import { validateChunkingStrategy } from '@/lib/chunking';
 import type { ChunkingStrategyValue } from '@/lib/db/schema';
 

@@ -15,7 +15,7 @@ export function toKnowledgeBaseView(row: KnowledgeBaseRow, counts: KnowledgeBase
     chunking_strategy: reindexing ? row.pendingChunkingStrategy! : row.chunkingStrategy,
     metadata: row.metadata,
     embedding: { provider: row.embeddingProvider, model: row.embeddingModel, dimensions: row.embeddingDimensions },
-    index_status: reindexing ? 'reindexing' : 'ready',
+    index_status: reindexing ? ('reindexing' as const) : ('ready' as const),
     ...(reindexing
       ? {
           reindex: {
@@ -42,7 +42,17 @@ export function toKnowledgeBaseListItem(row: KnowledgeBaseRow, counts: Knowledge
   };
 }
 
-export function toDocumentView(row: KbDocumentRow) {
+/** What a pending document waits for: its extraction, at `progress` percent (none: it waits for indexing). */
+function waitingFields(waitingProgress: number | undefined) {
+  return waitingProgress === undefined ? {} : { waiting_for: 'extraction' as const, extraction_progress: waitingProgress };
+}
+
+/** Why a failed document failed; nothing for any other status. */
+function failureFields(row: KbDocumentRow) {
+  return row.status === 'failed' ? { error: { code: row.errorCode ?? 'INDEXING_FAILED', message: row.errorMessage ?? '' } } : {};
+}
+
+export function toDocumentView(row: KbDocumentRow, waitingProgress?: number) {
   return {
     id: row.id,
     kb_id: row.kbId,
@@ -50,22 +60,25 @@ export function toDocumentView(row: KbDocumentRow) {
     extraction_id: row.extractionId,
     title: row.title,
     status: row.status,
+    ...waitingFields(waitingProgress),
     chunk_count: row.chunkCount,
     metadata: row.metadata,
-    ...(row.status === 'failed' ? { error: { code: row.errorCode ?? 'INDEXING_FAILED', message: row.errorMessage ?? '' } } : {}),
+    ...failureFields(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     indexed_at: row.indexedAt ? row.indexedAt.toISOString() : null,
   };
 }
 
-export function toDocumentListItem(row: KbDocumentRow) {
+export function toDocumentListItem(row: KbDocumentRow, waitingProgress?: number) {
   return {
     id: row.id,
     file_id: row.fileId,
     title: row.title,
     status: row.status,
+    ...waitingFields(waitingProgress),
     chunk_count: row.chunkCount,
+    ...failureFields(row),
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -3,7 +3,7 @@ import { getDatabase } from '@/lib/db/client';
 import { VERSION } from '@/lib/version';
 import { and, count, eq, lte, min } from 'drizzle-orm';
 import { workflowRuns } from '@/lib/db/schema';
-import { workflowMode } from '@/lib/workflows/engine';
+import { workflowMode } from './workflows';
 import { getMaintenance } from './maintenance';
 
 const PROBE_TIMEOUT_MS = 5_000;

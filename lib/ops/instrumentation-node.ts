@@ -1,7 +1,7 @@
 import { closeDatabase } from '@/lib/db/client';
 import { getExtractionPool } from '@/lib/extraction/pool';
 import { getIndexingThreads } from '@/lib/knowledge-bases/preparer';
-import { startWorkflowEngine, stopWorkflowEngine } from '@/lib/workflows/engine';
+import { startWorkflowEngine, stopWorkflowEngine } from './workflows';
 import { ensureReady } from './startup';
 
 export async function startQuarry(): Promise<void> {

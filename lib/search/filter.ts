@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors';
 
 /*
  * Metadata filters of search requests. Keys are `metadata.<key>` (a dotted path reaches nested

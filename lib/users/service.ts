@@ -1,9 +1,10 @@
 import { hash, verify } from '@node-rs/argon2';
 import { asc, count, eq, sql } from 'drizzle-orm';
-import { ApiError, notFound } from '@/lib/api/errors';
+import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { Db, DbOrTx } from '@/lib/db/client';
 import { isUniqueViolation } from '@/lib/db/errors';
+import { paginate } from '@/lib/db/paginate';
 import { users, type UserRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { ROLE_SCOPES, ungrantableScopes } from '@/lib/auth/scopes';
@@ -114,11 +115,11 @@ export async function createFirstAdmin(ctx: ServiceContext, input: Omit<CreateUs
 }
 
 export async function listUsers(ctx: ServiceContext, input: { limit: number; offset: number }) {
-  const [rows, total] = await Promise.all([
-    ctx.db.select().from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(input.limit).offset(input.offset),
-    countUsers(ctx.db),
-  ]);
-  return { items: rows.map(toUserView), total, limit: input.limit, offset: input.offset };
+  return paginate(
+    ctx.db,
+    { from: users, orderBy: [asc(users.createdAt), asc(users.id)], limit: input.limit, offset: input.offset },
+    toUserView,
+  );
 }
 
 export interface UpdateUserInput {

@@ -3,7 +3,7 @@ import type { DbOrTx } from '@/lib/db/client';
 import { webhookDeliveries, webhooks, type WebhookDeliveryRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow } from '@/lib/workflows/dispatch';
-import { webhookDeliveryWorkflow } from '@/lib/workflows/webhook-delivery';
+import { webhookDeliveryWorkflow } from './delivery-workflow';
 
 export interface EventEnvelope {
   id: string;

@@ -1,10 +1,11 @@
-import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
-import { ApiError, notFound } from '@/lib/api/errors';
+import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { ApiError, notFound } from '@/lib/errors';
 import { parseIp } from '@/lib/auth/ip';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import { encryptSecret } from '@/lib/crypto/secret-box';
 import type { DbOrTx } from '@/lib/db/client';
+import { paginate } from '@/lib/db/paginate';
 import { webhookAttempts, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { notifyWorkflows } from '@/lib/workflows/dispatch';
@@ -114,16 +115,17 @@ export async function createWebhook(ctx: ServiceContext, input: CreateWebhookInp
     })
     .returning();
   const { last_delivery_at: _l, updated_at: _u, ...created } = toWebhookView(row);
-  return created;
+  // A new webhook is always enabled.
+  return { ...created, enabled: true as const };
 }
 
 export async function listWebhooks(ctx: ServiceContext, input: { limit: number; offset: number; order: 'asc' | 'desc' }) {
   const dir = input.order === 'asc' ? asc : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(webhooks).orderBy(dir(webhooks.createdAt), dir(webhooks.id)).limit(input.limit).offset(input.offset),
-    ctx.db.select({ total: count() }).from(webhooks),
-  ]);
-  return { items: rows.map(toWebhookListItem), total: Number(total), limit: input.limit, offset: input.offset };
+  return paginate(
+    ctx.db,
+    { from: webhooks, orderBy: [dir(webhooks.createdAt), dir(webhooks.id)], limit: input.limit, offset: input.offset },
+    toWebhookListItem,
+  );
 }
 
 export async function getWebhook(ctx: ServiceContext, id: string) {
@@ -183,18 +185,17 @@ export async function listDeliveries(
   const filters: SQL[] = [eq(webhookDeliveries.webhookId, webhookId)];
   if (input.status) filters.push(eq(webhookDeliveries.status, input.status));
   if (input.event_type) filters.push(eq(webhookDeliveries.eventType, input.event_type));
-  const where = and(...filters);
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .limit(input.limit)
-      .offset(input.offset),
-    ctx.db.select({ total: count() }).from(webhookDeliveries).where(where),
-  ]);
-  return { items: rows.map(toDeliveryListItem), total: Number(total), limit: input.limit, offset: input.offset };
+  return paginate(
+    ctx.db,
+    {
+      from: webhookDeliveries,
+      where: and(...filters),
+      orderBy: [desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)],
+      limit: input.limit,
+      offset: input.offset,
+    },
+    toDeliveryListItem,
+  );
 }
 
 async function findDelivery(db: DbOrTx, webhookId: string, deliveryId: string): Promise<WebhookDeliveryRow> {

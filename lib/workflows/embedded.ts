@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { backgroundServices } from '@/lib/context';
 import type { Db } from '@/lib/db/client';
 import { workflowRuns, workflowSteps, type WorkflowRunRow } from '@/lib/db/schema';
 import { enqueueWorkflowsForEvent } from './dispatch';
@@ -183,7 +184,7 @@ export class EmbeddedRunner {
     try {
       if (run.attempt >= run.maxAttempts) throw new Error(run.lastError ?? 'too many attempts');
       input = def.input.parse(run.input) as Record<string, unknown>;
-      await def.run(input, this.stepTools(run), { runId: run.id, attempt: run.attempt });
+      await def.run(input, this.stepTools(run), { runId: run.id, attempt: run.attempt, services: backgroundServices(this.db) });
       const now = this.now();
       await this.db
         .update(workflowRuns)
@@ -220,7 +221,7 @@ export class EmbeddedRunner {
         .set({ status: 'failed', attempt, lastError: error.message, completedAt: now, updatedAt: now, leaseOwner: null, leaseExpiresAt: null })
         .where(this.mine(run.id));
       try {
-        await def.onFailure?.(input, error);
+        await def.onFailure?.(input, error, backgroundServices(this.db));
       } catch (failureErr) {
         console.error(`workflow ${run.id}: onFailure failed`, failureErr);
       }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ServiceContext } from '@/lib/context';
 
 /** What a workflow may do besides plain code: memoised steps, durable sleeps, and events. */
 export interface StepTools {
@@ -14,6 +15,8 @@ export interface WorkflowContext {
   runId: string;
   /** 0 on the first attempt. */
   attempt: number;
+  /** The service context of background work: the runner's database, storage, no request, no caller. */
+  services: ServiceContext;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface WorkflowDefinition<I extends Record<string, unknown> = Record<s
   retries: number;
   run(input: I, step: StepTools, ctx: WorkflowContext): Promise<unknown>;
   /** Called once when every attempt has failed. */
-  onFailure?(input: I, error: Error): Promise<void>;
+  onFailure?(input: I, error: Error, services: ServiceContext): Promise<void>;
 }
 
 export function defineWorkflow<I extends Record<string, unknown>>(def: WorkflowDefinition<I>): WorkflowDefinition<I> {

@@ -27,6 +27,11 @@ import * as kbDocumentsRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/ro
 import * as kbDocumentRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route';
 import * as kbSearchRoute from '@/app/v1/knowledge-bases/[kb_id]/search/route';
 import * as kbHybridRoute from '@/app/v1/knowledge-bases/[kb_id]/hybrid-search/route';
+import * as kbDocumentRetryRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[document_id]/retry/route';
+import * as kbDocumentReindexRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[document_id]/reindex/route';
+import * as kbRetryFailedRoute from '@/app/v1/knowledge-bases/[kb_id]/retry-failed/route';
+import * as kbDocumentsBatchRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/batch/route';
+import * as extractionsBatchRoute from '@/app/v1/extractions/batch/route';
 import * as fileRoute from '@/app/v1/files/[file_id]/route';
 import * as filesRoute from '@/app/v1/files/route';
 import * as typesRoute from '@/app/v1/files/types/route';
@@ -35,6 +40,11 @@ import * as openapiRoute from '@/app/v1/openapi.json/route';
 export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof HTTP_METHODS)[number];
 export type RouteModule = Partial<Record<Method, RouteHandler>>;
+
+/** The route file serving an OpenAPI path: /v1/files/{file_id} → app/v1/files/[file_id]/route.ts. */
+export function routeFileOf(apiPath: string): string {
+  return `app${apiPath.replace(/\{(\w+)\}/g, '[$1]')}/route.ts`;
+}
 
 /** Every route file under app/, keyed by its path relative to the repository. */
 export const ROUTE_FILES: Record<string, RouteModule> = {
@@ -70,6 +80,11 @@ export const ROUTE_FILES: Record<string, RouteModule> = {
   'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/route.ts': kbDocumentRoute,
   'app/v1/knowledge-bases/[kb_id]/search/route.ts': kbSearchRoute,
   'app/v1/knowledge-bases/[kb_id]/hybrid-search/route.ts': kbHybridRoute,
+  'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/retry/route.ts': kbDocumentRetryRoute,
+  'app/v1/knowledge-bases/[kb_id]/documents/[document_id]/reindex/route.ts': kbDocumentReindexRoute,
+  'app/v1/knowledge-bases/[kb_id]/retry-failed/route.ts': kbRetryFailedRoute,
+  'app/v1/knowledge-bases/[kb_id]/documents/batch/route.ts': kbDocumentsBatchRoute,
+  'app/v1/extractions/batch/route.ts': extractionsBatchRoute,
 };
 
 

@@ -2,7 +2,7 @@ import { serve } from 'inngest/next';
 import { inngest } from '@/inngest/client';
 import { functions } from '@/inngest/functions';
 import { newId } from '@/lib/ids';
-import { workflowMode } from '@/lib/workflows/engine';
+import { workflowMode } from '@/lib/ops/workflows';
 
 /** Inngest calls this endpoint to run Quarry's functions (requests are signed with INNGEST_SIGNING_KEY). */
 const handlers = serve({ client: inngest, functions });

@@ -1,9 +1,10 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { detailedHealth } from '@/lib/ops/health';
 
-export const GET = route({ auth: 'authenticated', duringMaintenance: true }, async ({ services }) => {
+export const GET = route(endpoints.getDetailedHealth, async ({ services, respond }) => {
   const report = await detailedHealth(services);
-  return json(report, report.status === 'healthy' ? 200 : 503);
+  return respond(report, report.status === 'healthy' ? 200 : 503);
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

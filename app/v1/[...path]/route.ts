@@ -1,5 +1,5 @@
 import { route } from '@/lib/api/handler';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors';
 
 /** Any /v1 path no route serves: 404 in the standard error body (no key needed to learn that). */
 const unknownPath = route({ auth: 'public' }, async ({ request }) => {

@@ -1,15 +1,12 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { apiKeyListQuery, createApiKeyBody } from '@/lib/api/schemas/api-keys';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { createApiKey, listApiKeys } from '@/lib/auth/api-keys';
 import { getConfig } from '@/lib/config';
 
-export const POST = route({ auth: 'admin', body: createApiKeyBody, idempotent: true }, async ({ body, principal, services }) =>
-  json(await createApiKey(services.db, principal, body, getConfig().keyEnv), 201),
+export const POST = route(endpoints.createApiKey, ({ body, principal, services }) =>
+  createApiKey(services.db, principal, body, getConfig().keyEnv),
 );
 
-export const GET = route({ auth: 'admin', query: apiKeyListQuery }, async ({ query, services }) => {
-  const { items, total } = await listApiKeys(services.db, { ...query, sortBy: query.sort_by });
-  return json({ items, total, limit: query.limit, offset: query.offset });
-});
+export const GET = route(endpoints.listApiKeys, ({ query, services }) => listApiKeys(services.db, { ...query, sortBy: query.sort_by }));
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

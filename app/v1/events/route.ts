@@ -1,10 +1,7 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { eventListQuery } from '@/lib/api/schemas/operations';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { listEvents } from '@/lib/events';
 
-export const GET = route({ auth: 'webhooks:*', query: eventListQuery }, async ({ query, services }) => {
-  const { items, total } = await listEvents(services.db, query);
-  return json({ items, total, limit: query.limit, offset: query.offset });
-});
+export const GET = route(endpoints.listEvents, ({ query, services }) => listEvents(services.db, query));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,26 +1,34 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
+import { otherMethods, route, validate } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { fingerprintOf } from '@/lib/api/idempotency';
-import { fileListQuery } from '@/lib/api/schemas/files';
-import { createFile, listFiles } from '@/lib/files/service';
+import { uploadOptions } from '@/lib/api/schemas/files';
+import { listFiles } from '@/lib/files/service';
 import { receiveUpload } from '@/lib/files/upload';
+import { ingestUpload } from '@/lib/ingestion/upload';
 
-export const GET = route({ auth: 'files:read', query: fileListQuery }, async ({ query, services }) => {
-  const { items, total } = await listFiles(services, query);
-  return json({ items, total, limit: query.limit, offset: query.offset });
-});
+export const GET = route(endpoints.listFiles, ({ query, services }) => listFiles(services, query));
 
-export const POST = route({ auth: 'files:write', rawBody: true, idempotent: true }, async ({ request, services, once }) => {
+export const POST = route(endpoints.uploadFile, async ({ request, services, once, respond }) => {
   const upload = await receiveUpload(request.body, request.headers.get('content-type'), services.storage);
   // What was uploaded, not the multipart framing (whose boundary differs on every send), identifies the request.
-  const fingerprint = fingerprintOf('POST /v1/files', upload.filename, upload.sha256, JSON.stringify(upload.metadata), upload.tags.join(','));
-  let committed = false;
+  const extras = Object.keys(upload.extras).length > 0 ? [JSON.stringify(upload.extras)] : [];
+  const fingerprint = fingerprintOf('POST /v1/files', upload.filename, upload.sha256, JSON.stringify(upload.metadata), upload.tags.join(','), ...extras);
+  let handedOver = false;
   try {
+    const parts = validate(uploadOptions, upload.extras, 'multipart part');
     return await once(fingerprint, async () => {
-      committed = true;
-      return json(await createFile(services, upload), 201);
+      handedOver = true;
+      const result = await ingestUpload(services, upload, {
+        extract: parts.extract,
+        knowledgeBaseId: parts.knowledge_base_id,
+        documentTitle: parts.document_title,
+        documentMetadata: parts.document_metadata,
+        dedupe: parts.dedupe,
+      });
+      return respond(result, result.deduplicated ? 200 : 201);
     });
   } finally {
-    if (!committed) await upload.staged.discard();
+    if (!handedOver) await upload.staged.discard();
   }
 });
 

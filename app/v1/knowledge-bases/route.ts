@@ -1,13 +1,9 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { createKnowledgeBaseBody, kbListQuery } from '@/lib/api/schemas/knowledge-bases';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { createKnowledgeBase, listKnowledgeBases } from '@/lib/knowledge-bases/service';
 
-export const POST = route({ auth: 'kb:write', body: createKnowledgeBaseBody, idempotent: true }, async ({ body, services }) =>
-  json(await createKnowledgeBase(services, body), 201),
-);
+export const POST = route(endpoints.createKnowledgeBase, ({ body, services }) => createKnowledgeBase(services, body));
 
-export const GET = route({ auth: 'kb:read', query: kbListQuery }, async ({ query, services }) =>
-  json(await listKnowledgeBases(services, query)),
-);
+export const GET = route(endpoints.listKnowledgeBases, ({ query, services }) => listKnowledgeBases(services, query));
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

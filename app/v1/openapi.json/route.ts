@@ -1,6 +1,7 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { openApiDocument } from '@/lib/api/openapi';
 
-export const GET = route({ auth: 'public' }, async () => json(openApiDocument()));
+export const GET = route(endpoints.getOpenApiDocument, async () => openApiDocument() as unknown as Record<string, unknown>);
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,9 +1,9 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { setupBody } from '@/lib/api/schemas/users';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { createFirstAdmin, setupStatus } from '@/lib/users/service';
 
-export const GET = route({ auth: 'public' }, async ({ services }) => json(await setupStatus(services)));
+export const GET = route(endpoints.getSetupStatus, ({ services }) => setupStatus(services));
 
-export const POST = route({ auth: 'public', body: setupBody }, async ({ body, services }) => json(await createFirstAdmin(services, body), 201));
+export const POST = route(endpoints.completeSetup, ({ body, services }) => createFirstAdmin(services, body));
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

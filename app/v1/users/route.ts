@@ -1,11 +1,9 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { createUserBody, userListQuery } from '@/lib/api/schemas/users';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { createUser, listUsers } from '@/lib/users/service';
 
-export const GET = route({ auth: '*', query: userListQuery }, async ({ query, services }) => json(await listUsers(services, query)));
+export const GET = route(endpoints.listUsers, ({ query, services }) => listUsers(services, query));
 
-export const POST = route({ auth: '*', body: createUserBody, idempotent: true }, async ({ body, services }) =>
-  json(await createUser(services, body), 201),
-);
+export const POST = route(endpoints.createUser, ({ body, services }) => createUser(services, body));
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

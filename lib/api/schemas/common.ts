@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import 'zod-openapi';
+import { MAX_METADATA_BYTES } from '@/lib/files/types';
 import { replaceControlCharacters } from '@/lib/text/clean';
 
 export const MAX_PAGE_SIZE = 100;
@@ -73,3 +74,34 @@ export const idParam = (name: string, example: string) =>
  * value is trimmed, so stored names never split a header or a log line.
  */
 export const label = (field: string) => z.string({ error: `${field} must be a string` }).overwrite(replaceControlCharacters).trim();
+
+/**
+ * The answer to a batch (207): how many items succeeded and failed, and each item's outcome in the
+ * order sent, its result under `key` or the error it alone got.
+ */
+export function batchResultOf<K extends string, T extends z.ZodType>(key: K, result: T, id: string) {
+  return z
+    .object({
+      created: z.number().int(),
+      failed: z.number().int(),
+      results: z.array(
+        z.object({
+          index: z.number().int(),
+          file_id: z.string(),
+          ...({ [key]: result.optional() } as Record<K, z.ZodOptional<T>>),
+          error: z
+            .object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() })
+            .optional()
+            .meta({ description: 'Why this item failed; the others are not affected' }),
+        }),
+      ),
+    })
+    .meta({ id });
+}
+
+/** A custom JSON object of at most 16 KB (knowledge-base and document metadata). */
+export const metadataObject = (what: string) =>
+  z
+    .record(z.string(), z.unknown(), { error: `${what} must be a JSON object` })
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, `${what} must be at most ${MAX_METADATA_BYTES / 1024} KB of JSON`)
+    .meta({ description: `Custom ${what} (a JSON object, at most 16 KB)` });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { EXTRACTION_MODES, OCR_LANGUAGES, OCR_PROVIDERS } from '@/lib/extraction/types';
-import { idParam, timestamp } from './common';
+import { EXTRACTION_MODES, EXTRACTION_STATUSES } from '@/lib/db/schema';
+import { OCR_LANGUAGES, OCR_PROVIDERS } from '@/lib/extraction/types';
+import { batchResultOf, idParam, timestamp } from './common';
 
 export const extractionOptionsSchema = z
   .object({
@@ -34,7 +35,7 @@ export const extractionSchema = z
   .object({
     id: z.string(),
     file_id: z.string(),
-    status: z.enum(['pending', 'processing', 'completed', 'failed']),
+    status: z.enum(EXTRACTION_STATUSES),
     mode: z.enum(EXTRACTION_MODES),
     progress: z.number().int().min(0).max(100).optional().meta({ description: 'While pending or processing' }),
     markdown: z.string().optional().meta({ description: 'When completed; pages start with <!-- page N -->' }),
@@ -49,3 +50,37 @@ export const extractionSchema = z
 export const createdExtractionSchema = z
   .object({ id: z.string(), file_id: z.string(), status: z.literal('pending'), mode: z.enum(EXTRACTION_MODES), created_at: timestamp })
   .meta({ id: 'CreatedExtraction' });
+
+/**
+ * `extract` on uploads and on adding documents: a mode, or {mode, options} as in POST
+ * /v1/extractions. Both become {mode, options} with the defaults filled in.
+ */
+export const extractRequest = z
+  .union(
+    [
+      z.enum(EXTRACTION_MODES).transform((mode) => ({ mode, options: extractionOptionsSchema.parse({}) })),
+      z.object({
+        mode: z.enum(EXTRACTION_MODES, { error: `mode must be one of: ${EXTRACTION_MODES.join(', ')}` }).default('normal'),
+        options: extractionOptionsSchema.prefault({}),
+      }),
+    ],
+    { error: `extract must be a mode (${EXTRACTION_MODES.join(', ')}) or an object {"mode", "options"}` },
+  )
+  .meta({ id: 'ExtractRequest', description: 'Start an extraction: a mode, or {"mode", "options"} as in POST /v1/extractions' });
+
+export const MAX_EXTRACTION_BATCH = 100;
+
+export const createExtractionsBatchBody = z
+  .object({
+    file_ids: z
+      .array(z.string({ error: 'file_ids must hold strings' }), { error: 'file_ids must be a list of file ids' })
+      .min(1, 'file_ids must not be empty')
+      .max(MAX_EXTRACTION_BATCH, `file_ids may hold at most ${MAX_EXTRACTION_BATCH} files`),
+    mode: z
+      .enum(EXTRACTION_MODES, { error: `mode must be one of: ${EXTRACTION_MODES.join(', ')}` })
+      .default('normal'),
+    options: extractionOptionsSchema.prefault({}),
+  })
+  .meta({ id: 'CreateExtractionsBatch' });
+
+export const createExtractionsBatchResultSchema = batchResultOf('extraction', createdExtractionSchema, 'CreateExtractionsBatchResult');

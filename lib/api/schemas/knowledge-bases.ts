@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '@/lib/chunking';
-import { MAX_METADATA_BYTES } from '@/lib/files/types';
-import { DOCUMENT_STATUSES } from '@/lib/knowledge-bases/types';
+import { DOCUMENT_STATUSES, EMBEDDING_PROVIDERS } from '@/lib/db/schema';
 import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_TOP_K, DEFAULT_VECTOR_WEIGHT, MAX_TOP_K } from '@/lib/knowledge-bases/search';
-import { idParam, label, listOf, paginationQuery, sortQuery, timestamp } from './common';
+import { batchResultOf, idParam, label, metadataObject, listOf, paginationQuery, sortQuery, timestamp } from './common';
+import { extractRequest } from './extractions';
 
 const MAX_QUERY_LENGTH = 8000;
 
 /** A JSON object of at most 16 KB. */
-const metadataObject = (what: string) =>
-  z
-    .record(z.string(), z.unknown(), { error: `${what} must be a JSON object` })
-    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_METADATA_BYTES, `${what} must be at most ${MAX_METADATA_BYTES / 1024} KB of JSON`)
-    .meta({ description: `Custom ${what} (a JSON object, at most 16 KB)` });
-
 const strategyFields = z.object({
   type: z
     .enum(['fixed', 'semantic', 'paragraph'], { error: 'chunking_strategy.type must be one of: fixed, semantic, paragraph' })
@@ -94,6 +88,15 @@ export const addDocumentBody = z
       .optional()
       .meta({ description: "Default: the extraction's title, else the filename" }),
     metadata: metadataObject('metadata').optional().meta({ description: 'Copied into every chunk; search filters match it as metadata.<key>' }),
+    extraction_id: z
+      .string({ error: 'extraction_id must be a string' })
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "A completed extraction of the file to index. Default: the file's latest completed extraction, else the one still running (the document waits for it)" }),
+    extract: extractRequest
+      .optional()
+      .meta({ description: 'For a file never extracted: start an extraction now; the document waits for it and is indexed when it completes' }),
   })
   .meta({ id: 'AddDocument' });
 
@@ -160,7 +163,7 @@ export const hybridSearchBody = z
   .meta({ id: 'HybridSearchRequest' });
 
 const embeddingSchema = z.object({
-  provider: z.enum(['builtin', 'openai', 'transformers']),
+  provider: z.enum(EMBEDDING_PROVIDERS),
   model: z.string(),
   dimensions: z.number().int(),
 });
@@ -209,9 +212,17 @@ export const documentSchema = z
     extraction_id: z.string().meta({ description: 'The extraction whose Markdown was indexed' }),
     title: z.string(),
     status: documentStatus,
+    waiting_for: z
+      .literal('extraction')
+      .optional()
+      .meta({ description: 'A pending document whose extraction is still running: it is indexed when that completes' }),
+    extraction_progress: z.number().int().min(0).max(100).optional().meta({ description: 'With waiting_for: the extraction\'s progress in percent' }),
     chunk_count: z.number().int(),
     metadata: z.record(z.string(), z.unknown()),
-    error: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'When failed' }),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .optional()
+      .meta({ description: 'When failed: INDEXING_FAILED, EMBEDDING_FAILED…, or EXTRACTION_FAILED with the extraction\'s error' }),
     created_at: timestamp,
     updated_at: timestamp,
     indexed_at: timestamp.nullable(),
@@ -223,6 +234,7 @@ export const createdDocumentSchema = z
     id: z.string(),
     kb_id: z.string(),
     file_id: z.string(),
+    extraction_id: z.string().meta({ description: 'The extraction it is indexed from (or waits for)' }),
     title: z.string(),
     status: z.literal('pending'),
     metadata: z.record(z.string(), z.unknown()),
@@ -232,7 +244,17 @@ export const createdDocumentSchema = z
 
 export const documentListSchema = listOf(
   z
-    .object({ id: z.string(), file_id: z.string(), title: z.string(), status: documentStatus, chunk_count: z.number().int(), created_at: timestamp })
+    .object({
+      id: z.string(),
+      file_id: z.string(),
+      title: z.string(),
+      status: documentStatus,
+      waiting_for: z.literal('extraction').optional(),
+      extraction_progress: z.number().int().min(0).max(100).optional(),
+      chunk_count: z.number().int(),
+      error: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'When failed: why, as in the document detail' }),
+      created_at: timestamp,
+    })
     .meta({ id: 'DocumentListItem' }),
   'DocumentList',
 );
@@ -269,3 +291,41 @@ export const hybridSearchResultSchema = z
     total: z.number().int(),
   })
   .meta({ id: 'HybridSearchResult' });
+
+export const reindexDocumentBody = z
+  .object({
+    extraction_id: z
+      .string({ error: 'extraction_id must be a string' })
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({ description: "A completed extraction of the document's file. Default: its latest completed extraction" }),
+  })
+  .meta({ id: 'ReindexDocument' });
+
+export const retryFailedSchema = z
+  .object({
+    retried: z.number().int().meta({ description: 'Documents sent through their pipeline again' }),
+    results: z.array(
+      z.object({
+        document_id: z.string(),
+        status: documentStatus,
+        error: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'Why this one could not be retried' }),
+      }),
+    ),
+  })
+  .meta({ id: 'RetryFailedResult' });
+
+export const MAX_BATCH_ITEMS = 100;
+
+export const addDocumentsBatchBody = z
+  .object({
+    items: z
+      .array(addDocumentBody.omit({ extract: true }), { error: 'items must be a list of {file_id, title?, metadata?, extraction_id?}' })
+      .min(1, 'items must not be empty')
+      .max(MAX_BATCH_ITEMS, `items may hold at most ${MAX_BATCH_ITEMS} files`),
+    extract: extractRequest.optional().meta({ description: 'For files never extracted: start an extraction with this mode and options' }),
+  })
+  .meta({ id: 'AddDocumentsBatch' });
+
+export const addDocumentsBatchResultSchema = batchResultOf('document', createdDocumentSchema, 'AddDocumentsBatchResult');

@@ -30,7 +30,7 @@ export const detailedHealthSchema = z
     maintenance: z.object({ enabled: z.boolean(), message: z.string().nullable() }),
     components: z.object({
       database: componentSchema.extend({ kind: z.string() }),
-      storage: componentSchema,
+      storage: componentSchema.extend({ kind: z.string() }),
       pipeline: componentSchema
         .extend({
           kind: z.enum(['embedded', 'inngest']),

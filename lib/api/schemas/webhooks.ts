@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_STATUSES } from '@/lib/db/schema';
 import { EVENT_TYPES } from '@/lib/events';
 import { idParam, listOf, paginationQuery, sortQuery, timestamp } from './common';
 
@@ -42,7 +43,7 @@ export const deliveryIdParams = webhookIdParams.extend(idParam('delivery_id', 'd
 
 export const webhookListQuery = paginationQuery.extend(sortQuery(['created_at'] as const, 'created_at', 'asc').shape);
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export { DELIVERY_STATUSES };
 export const deliveryListQuery = paginationQuery.extend({
   status: z
     .enum(DELIVERY_STATUSES, { error: `status must be one of: ${DELIVERY_STATUSES.join(', ')}` })

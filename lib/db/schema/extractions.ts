@@ -1,5 +1,8 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { EXTRACTION_MODES, EXTRACTION_STATUSES } from './enums';
 import { files } from './files';
+
+export { EXTRACTION_MODES, EXTRACTION_STATUSES, type ExtractionMode, type ExtractionStatus } from './enums';
 
 export const extractions = pgTable(
   'extractions',
@@ -8,8 +11,8 @@ export const extractions = pgTable(
     fileId: text('file_id')
       .notNull()
       .references(() => files.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['pending', 'processing', 'completed', 'failed'] }).notNull(),
-    mode: text('mode', { enum: ['simple', 'normal', 'advanced'] }).notNull(),
+    status: text('status', { enum: EXTRACTION_STATUSES }).notNull(),
+    mode: text('mode', { enum: EXTRACTION_MODES }).notNull(),
     options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),
     progress: integer('progress').notNull().default(0),
     markdown: text('markdown'),

@@ -20,6 +20,7 @@ export const files = pgTable(
     index('files_created_at_idx').on(t.createdAt),
     index('files_content_type_idx').on(t.contentType),
     index('files_tags_idx').using('gin', t.tags),
+    index('files_sha256_idx').on(t.sha256),
   ],
 );
 

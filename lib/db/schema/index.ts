@@ -1,3 +1,4 @@
+export * from './enums';
 export * from './files';
 export * from './api-keys';
 export * from './events';

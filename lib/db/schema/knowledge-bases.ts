@@ -1,6 +1,9 @@
-import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { DOCUMENT_STATUSES, EMBEDDING_PROVIDERS } from './enums';
 import { extractions } from './extractions';
 import { files } from './files';
+
+export { DOCUMENT_STATUSES, type DocumentStatus } from './enums';
 
 export interface ChunkingStrategyValue {
   type: 'fixed' | 'semantic' | 'paragraph';
@@ -26,7 +29,7 @@ export const knowledgeBases = pgTable(
     description: text('description').notNull().default(''),
     chunkingStrategy: jsonb('chunking_strategy').$type<ChunkingStrategyValue>().notNull(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
-    embeddingProvider: text('embedding_provider').notNull(),
+    embeddingProvider: text('embedding_provider', { enum: EMBEDDING_PROVIDERS }).notNull(),
     embeddingModel: text('embedding_model').notNull(),
     embeddingDimensions: integer('embedding_dimensions').notNull(),
     /** The index generation searches read. */
@@ -55,7 +58,12 @@ export const kbDocuments = pgTable(
       .notNull()
       .references(() => extractions.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
-    status: text('status', { enum: ['pending', 'indexing', 'indexed', 'failed'] }).notNull(),
+    status: text('status', { enum: DOCUMENT_STATUSES }).notNull(),
+    /**
+     * A pending document whose extraction was still running when it was added: released to
+     * indexing (or failed) when that extraction ends, by the workflows in waiting-workflow.ts.
+     */
+    awaitingExtraction: boolean('awaiting_extraction').notNull().default(false),
     /** Chunks in the knowledge base's active generation. */
     chunkCount: integer('chunk_count').notNull().default(0),
     /** Chunks in the generation a re-index is building; null until this document is done there. */
@@ -72,6 +80,7 @@ export const kbDocuments = pgTable(
     uniqueIndex('kb_documents_kb_file_idx').on(t.kbId, t.fileId),
     index('kb_documents_kb_created_at_idx').on(t.kbId, t.createdAt),
     index('kb_documents_file_id_idx').on(t.fileId),
+    index('kb_documents_extraction_id_idx').on(t.extractionId),
   ],
 );
 

@@ -1,4 +1,7 @@
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { DELIVERY_STATUSES } from './enums';
+
+export { DELIVERY_STATUSES, type DeliveryStatus } from './enums';
 
 export const webhooks = pgTable(
   'webhooks',
@@ -29,7 +32,7 @@ export const webhookDeliveries = pgTable(
     eventType: text('event_type').notNull(),
     /** The exact request body, sent unchanged on every attempt. */
     payload: text('payload').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'cancelled'] }).notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
     attemptCount: integer('attempt_count').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),

@@ -4,13 +4,12 @@
  * poppler.ts); otherwise pdfjs-dist draws the page into an @napi-rs/canvas canvas.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { checkPixelBudget, extractionLimits } from '../limits';
 import { ExtractionError } from '../types';
 import { abortError } from './common';
 import { multiplyMatrix } from '../pdf/matrix';
+import { loadPdfjs, openDocument, RENDER_OPTIONS, type PdfDocument, type PdfPage } from '../pdf/pdfjs';
 import { popplerAvailable, renderPdfPageWithPoppler } from './poppler';
 import { chooseRenderDpi, renderFailed, type PageImage, type RenderedPage } from './render-dpi';
 
@@ -18,45 +17,13 @@ export { chooseRenderDpi, DEFAULT_RENDER_DPI, MAX_RENDER_DPI, MIN_RENDER_DPI, ty
 export { parsePdfimagesList, parsePdfinfoPageSize, popplerAvailable, popplerPageDpi, renderPdfPageWithPoppler } from './poppler';
 
 // ---------------------------------------------------------------------------------------------
-// pdfjs-dist + @napi-rs/canvas
-
-type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-type PdfDocument = Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
-type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
-
-let pdfjsModule: Promise<Pdfjs> | null = null;
-
-function pdfjsDir(): string {
-  return path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-}
-
-function loadPdfjs(): Promise<Pdfjs> {
-  pdfjsModule ??= import('pdfjs-dist/legacy/build/pdf.mjs').then((mod) => {
-    const m = ((mod as { default?: Pdfjs }).default ?? mod) as Pdfjs;
-    if (!m.GlobalWorkerOptions.workerSrc) {
-      m.GlobalWorkerOptions.workerSrc = pathToFileURL(path.join(pdfjsDir(), 'legacy/build/pdf.worker.mjs')).href;
-    }
-    return m;
-  });
-  return pdfjsModule;
-}
+// pdfjs-dist (loaded and opened by pdf/pdfjs.ts) + @napi-rs/canvas
 
 /** Opens a PDF with pdfjs with every resource it may need taken from the package on disk. */
 export async function openPdfWithPdfjs(pdfPath: string): Promise<PdfDocument> {
-  const pdfjs = await loadPdfjs();
-  const dir = pdfjsDir();
+  const { pdfjs, dir } = await loadPdfjs();
   const data = new Uint8Array(await fs.promises.readFile(pdfPath));
-  return pdfjs.getDocument({
-    data,
-    cMapUrl: path.join(dir, 'cmaps') + path.sep,
-    cMapPacked: true,
-    standardFontDataUrl: path.join(dir, 'standard_fonts') + path.sep,
-    wasmUrl: path.join(dir, 'wasm') + path.sep,
-    iccUrl: path.join(dir, 'iccs') + path.sep,
-    useSystemFonts: false,
-    isEvalSupported: false,
-    verbosity: 0,
-  } as Parameters<Pdfjs['getDocument']>[0]).promise;
+  return openDocument(pdfjs, dir, data, RENDER_OPTIONS).promise;
 }
 
 type Matrix = [number, number, number, number, number, number];
@@ -65,7 +32,7 @@ type NodeCanvas = { width: number; height: number; encode(format: 'png'): Promis
 
 /** The images a pdfjs page draws, with their resolution, from its operator list. */
 export async function pdfjsPageImages(page: PdfPage): Promise<PageImage[]> {
-  const pdfjs = await loadPdfjs();
+  const { pdfjs } = await loadPdfjs();
   const OPS = pdfjs.OPS;
   const ops = await page.getOperatorList();
   const images: PageImage[] = [];

@@ -95,6 +95,11 @@ export interface RewriteContext {
   styles: DocxStyles;
   /** Registers Markdown to put back in place of the returned token after conversion. */
   register: (markdown: string) => string;
+  /**
+   * Levels added to every heading: 1 when the document has a Title paragraph (it is the one #),
+   * so that "Heading 1" sections sit under it as ##, as Word's navigation pane shows them.
+   */
+  headingShift?: number;
 }
 
 export class PartRewriter {
@@ -260,9 +265,10 @@ export class PartRewriter {
     // A direct "body text" level (9) does not demote a heading style: Word does not let one
     // change the outline level of its heading styles, and mammoth's name rules would not either.
     const direct = outlineLevel !== undefined && outlineLevel >= 0 && outlineLevel <= 8;
-    const level = direct ? outlineLevel + 1 : styles.headingLevel(style);
+    const ownLevel = direct ? outlineLevel + 1 : styles.headingLevel(style);
     const number = this.numberOf(own, style);
-    if (level === 0) return pPr;
+    if (ownLevel === 0) return pPr;
+    const level = ownLevel + (this.ctx.headingShift ?? 0);
     const w = this.w;
     const id = `${HEADING_STYLE_PREFIX}${Math.min(level, 6)}`;
     // pStyle is the first child of w:pPr, so the first match is the paragraph's own (not one

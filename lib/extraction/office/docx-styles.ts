@@ -143,6 +143,11 @@ export class DocxStyles {
     }
   }
 
+  /** Ids of the paragraph styles named "Title" (mammoth makes their paragraphs the # heading). */
+  titleStyleIds(): string[] {
+    return [...this.styles].filter(([, style]) => style.name === 'Title').map(([id]) => id);
+  }
+
   /** The same definitions with list counters of its own, for parts numbered apart (headers). */
   fork(): DocxStyles {
     const copy = Object.assign(Object.create(DocxStyles.prototype) as DocxStyles, this);

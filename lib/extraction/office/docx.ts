@@ -16,7 +16,9 @@ import { OfficeZip, relsPathOf, resolvePartPath } from './zip';
  *
  * - Headings: paragraphs with an outline level (their own, their style's through w:basedOn, or a
  *   "heading N" style, localized names included) become # … ######, with the number Word shows
- *   for numbered headings ("## 2.1 Scope"); the Title style becomes #.
+ *   for numbered headings ("## 2.1 Scope"); the Title style becomes #, and when a document has a
+ *   Title paragraph its headings move one level down (Heading 1 becomes ##) so that the title
+ *   stays the one top-level heading.
  * - Text boxes and shapes: their text once (one branch of mc:AlternateContent), inline boxes in
  *   their line, floating ones after the paragraph they are anchored to.
  * - Headers and footers: each distinct one once, in a final "## Headers and footers" section
@@ -130,11 +132,17 @@ function numberMarkdown(text: string): string {
   return escapeHtmlSyntax(text.replace(/\\/g, '\\\\').replace(/([*_`[\]])/g, '\\$1'));
 }
 
-function prepareMain(zip: OfficeZip, main: string, tokens: Tokens, ctx: RewriteContext) {
+/** Whether a paragraph of the part uses one of the given styles (ids are plain names). */
+function usesParagraphStyle(xml: string, ids: string[]): boolean {
+  return ids.some((id) => new RegExp(`<(?:\\w+:)?pStyle\\s+(?:\\w+:)?val="${id.replace(/[^\w-]/g, '\\$&')}"`).test(xml));
+}
+
+function prepareMain(zip: OfficeZip, main: string, tokens: Tokens, baseCtx: RewriteContext) {
   const mainXml = zip.text(main)!;
+  const ctx = { ...baseCtx, headingShift: usesParagraphStyle(mainXml, baseCtx.styles.titleStyleIds()) ? 1 : 0 };
   const withEquations = replaceEquations(mainXml, main, tokens) ?? mainXml;
   const prepared = new TextEncoder().encode(new PartRewriter(mainXml, ctx).rewrite(withEquations));
-  const headerCtx = { ...ctx, styles: ctx.styles.fork() };
+  const headerCtx = { ...baseCtx, styles: ctx.styles.fork() };
   const headers = headerFooterDocument(zip, main, mainXml, (partXml, content) =>
     new PartRewriter(partXml, headerCtx).rewrite(replaceEquations(content, main, tokens, partXml) ?? content),
   );

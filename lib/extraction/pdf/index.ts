@@ -42,10 +42,13 @@ import {
 import { buildFrames, fontFlagsFromName, type FontFlags, type FontStyleLike, type TextItemLike } from './runs';
 import { ligatureRepairs, repairLigatureWords } from './rtl-ligatures';
 import { Probe } from './probe';
-
-export { Probe };
 import { extractInThreads, planThreads } from './threads';
 import { detectBorderedTables, type DetectedTable } from './tables';
+import type { PageText } from './types';
+
+export { Probe };
+
+export type { PageText } from './types';
 
 /** Pages with less text than this that are mostly one image are treated as scans in normal mode. */
 const SCAN_TEXT_CHARS = 200;
@@ -140,16 +143,6 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     await probe?.destroy();
     await task.destroy().catch(() => {});
   }
-}
-
-/** One page's text layer, and whether it still needs OCR (decided, not yet run). */
-export interface PageText {
-  page: number;
-  blocks: Block[];
-  usable: boolean;
-  needOcr: boolean;
-  /** Why the page could not be read (it is then empty). */
-  failure?: string;
 }
 
 /**

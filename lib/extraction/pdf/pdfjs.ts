@@ -1,7 +1,9 @@
 /**
  * Loading pdf.js (legacy build, for Node) and opening documents with the options the extractor
- * needs. pdf.js runs its "fake worker" in this thread: the extractor already runs in a child
- * process, so a worker thread of pdf.js's own would only add start-up cost.
+ * needs. The only module that imports pdfjs-dist: PDF text extraction (this folder) and page
+ * rendering for OCR (ocr/render.ts) both load it and open documents here. pdf.js runs its "fake
+ * worker" in this thread: the extractor already runs in a child process, so a worker thread of
+ * pdf.js's own would only add start-up cost.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,12 +54,25 @@ export interface OpenOptions {
   /**
    * Images larger than this many pixels are skipped while building operator lists. The main
    * document uses 1 (images are never needed for text and tables, and decoding them is the most
-   * expensive part of an operator list); the probe that looks for scanned images uses -1.
+   * expensive part of an operator list); the probe that looks for scanned images and the OCR
+   * renderer use -1 (no limit, pdf.js's default).
    */
   maxImageSize: number;
+  /**
+   * The pages are drawn to pixels (OCR rendering, ocr/render.ts): pdf.js also gets the directory
+   * of its predefined ICC colour profiles. Text extraction does not pass it.
+   */
+  render?: boolean;
 }
 
-/** Starts loading `data` (the array is transferred to pdf.js; pass a copy if you need it). */
+/** Options for documents whose pages are rendered to images for OCR. */
+export const RENDER_OPTIONS: Readonly<OpenOptions> = { maxImageSize: -1, render: true };
+
+/**
+ * Starts loading `data` (the array is transferred to pdf.js; pass a copy if you need it). The
+ * only place Quarry opens a document with pdf.js: text extraction, the image probe and the OCR
+ * renderer differ only in `opts`.
+ */
 export function openDocument(pdfjs: Pdfjs, dir: string, data: Uint8Array, opts: OpenOptions): PdfLoadingTask {
   // Directory paths (not file: URLs): pdf.js reads them with fs.readFile in Node. They must end
   // with a separator, otherwise pdf.js rejects them; without the CMaps and standard font data,
@@ -69,6 +84,7 @@ export function openDocument(pdfjs: Pdfjs, dir: string, data: Uint8Array, opts: 
     cMapPacked: true,
     standardFontDataUrl: sub('standard_fonts'),
     wasmUrl: sub('wasm'),
+    ...(opts.render ? { iccUrl: sub('iccs') } : {}),
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,

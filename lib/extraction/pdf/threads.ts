@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ExtractInput } from '../types';
 import { ExtractionError, type ExtractionErrorCode } from '../types';
-import type { PageText } from './index';
+import type { PageText } from './types';
 
 /**
  * Long PDFs are read by several threads at once, each taking a range of pages: pdf.js parses on

@@ -1,5 +1,5 @@
 import NextAuth from 'next-auth';
-import { consoleAuthOptions } from '@/lib/auth/console-auth';
+import { consoleAuthOptions } from '@/lib/ops/console';
 
 type Handler = (request: Request, context: { params: Promise<{ nextauth: string[] }> }) => Promise<Response>;
 

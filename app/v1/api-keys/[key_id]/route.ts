@@ -1,10 +1,7 @@
-import { noContent, otherMethods, route } from '@/lib/api/handler';
-import { apiKeyIdParams } from '@/lib/api/schemas/api-keys';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { revokeApiKey } from '@/lib/auth/api-keys';
 
-export const DELETE = route({ auth: 'admin', params: apiKeyIdParams }, async ({ params, services }) => {
-  await revokeApiKey(services.db, params.key_id);
-  return noContent();
-});
+export const DELETE = route(endpoints.revokeApiKey, ({ params, services }) => revokeApiKey(services.db, params.key_id));
 
 export const { GET, POST, PUT, PATCH } = otherMethods('DELETE');

@@ -1,14 +1,10 @@
-import { json, noContent, otherMethods, route } from '@/lib/api/handler';
-import { fileIdParams } from '@/lib/api/schemas/files';
-import { deleteFile, getFile } from '@/lib/files/service';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
+import { getFile } from '@/lib/files/service';
+import { deleteFile } from '@/lib/ingestion/delete-file';
 
-export const GET = route({ auth: 'files:read', params: fileIdParams }, async ({ params, services }) =>
-  json(await getFile(services, params.file_id)),
-);
+export const GET = route(endpoints.getFile, ({ params, services }) => getFile(services, params.file_id));
 
-export const DELETE = route({ auth: 'files:write', params: fileIdParams }, async ({ params, services }) => {
-  await deleteFile(services, params.file_id);
-  return noContent();
-});
+export const DELETE = route(endpoints.deleteFile, ({ params, services }) => deleteFile(services, params.file_id));
 
 export const { POST, PUT, PATCH } = otherMethods('GET', 'DELETE');

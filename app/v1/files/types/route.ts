@@ -1,6 +1,7 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { listFileTypes } from '@/lib/files/types';
 
-export const GET = route({ auth: 'files:read' }, async () => json({ types: listFileTypes() }));
+export const GET = route(endpoints.listFileTypes, async () => ({ types: listFileTypes() }));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,9 +1,7 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { updateUserBody, userIdParams } from '@/lib/api/schemas/users';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { updateUser } from '@/lib/users/service';
 
-export const PATCH = route({ auth: '*', params: userIdParams, body: updateUserBody }, async ({ params, body, services }) =>
-  json(await updateUser(services, params.user_id, body)),
-);
+export const PATCH = route(endpoints.updateUser, ({ params, body, services }) => updateUser(services, params.user_id, body));
 
 export const { GET, POST, PUT, DELETE } = otherMethods('PATCH');

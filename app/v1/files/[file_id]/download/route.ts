@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { create as contentDisposition } from 'content-disposition';
 import { otherMethods, route } from '@/lib/api/handler';
-import { fileIdParams } from '@/lib/api/schemas/files';
+import { endpoints } from '@/lib/api/endpoints';
 import { openFileDownload } from '@/lib/files/service';
 import { cleanLabel } from '@/lib/text/clean';
 
-export const GET = route({ auth: 'files:read', params: fileIdParams }, async ({ params, services }) => {
+export const GET = route(endpoints.downloadFile, async ({ params, services }) => {
   const { file, stream, size } = await openFileDownload(services, params.file_id);
   return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
     status: 200,

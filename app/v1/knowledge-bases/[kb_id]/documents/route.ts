@@ -1,14 +1,10 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { addDocumentBody, documentListQuery, kbIdParams } from '@/lib/api/schemas/knowledge-bases';
-import { addDocument, listDocuments } from '@/lib/knowledge-bases/documents';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
+import { addDocumentToKnowledgeBase } from '@/lib/ingestion/add-document';
+import { listDocuments } from '@/lib/knowledge-bases/documents';
 
-export const POST = route(
-  { auth: 'kb:write', params: kbIdParams, body: addDocumentBody, idempotent: true, fieldErrors: { file_id: 'INVALID_FILE_ID' } },
-  async ({ params, body, services }) => json(await addDocument(services, params.kb_id, body), 201),
-);
+export const POST = route(endpoints.addDocument, ({ params, body, services }) => addDocumentToKnowledgeBase(services, params.kb_id, body));
 
-export const GET = route({ auth: 'kb:read', params: kbIdParams, query: documentListQuery }, async ({ params, query, services }) =>
-  json(await listDocuments(services, params.kb_id, query)),
-);
+export const GET = route(endpoints.listDocuments, ({ params, query, services }) => listDocuments(services, params.kb_id, query));
 
 export const { PUT, PATCH, DELETE } = otherMethods('GET', 'POST');

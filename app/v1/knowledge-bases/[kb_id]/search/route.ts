@@ -1,9 +1,7 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { kbIdParams, searchBody } from '@/lib/api/schemas/knowledge-bases';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { searchKnowledgeBase } from '@/lib/knowledge-bases/search';
 
-export const POST = route({ auth: ['kb:search', 'kb:read'], params: kbIdParams, body: searchBody }, async ({ params, body, services }) =>
-  json(await searchKnowledgeBase(services, params.kb_id, body)),
-);
+export const POST = route(endpoints.searchKnowledgeBase, ({ params, body, services }) => searchKnowledgeBase(services, params.kb_id, body));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

@@ -1,9 +1,7 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { webhookIdParams } from '@/lib/api/schemas/webhooks';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { sendTestEvent } from '@/lib/webhooks/service';
 
-export const POST = route({ auth: 'webhooks:*', params: webhookIdParams }, async ({ params, services }) =>
-  json(await sendTestEvent(services, params.webhook_id)),
-);
+export const POST = route(endpoints.testWebhook, ({ params, services }) => sendTestEvent(services, params.webhook_id));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

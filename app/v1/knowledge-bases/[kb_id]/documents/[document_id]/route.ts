@@ -1,14 +1,9 @@
-import { json, noContent, otherMethods, route } from '@/lib/api/handler';
-import { documentIdParams } from '@/lib/api/schemas/knowledge-bases';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { deleteDocument, getDocument } from '@/lib/knowledge-bases/documents';
 
-export const GET = route({ auth: 'kb:read', params: documentIdParams }, async ({ params, services }) =>
-  json(await getDocument(services, params.kb_id, params.document_id)),
-);
+export const GET = route(endpoints.getDocument, ({ params, services }) => getDocument(services, params.kb_id, params.document_id));
 
-export const DELETE = route({ auth: 'kb:write', params: documentIdParams }, async ({ params, services }) => {
-  await deleteDocument(services, params.kb_id, params.document_id);
-  return noContent();
-});
+export const DELETE = route(endpoints.deleteDocument, ({ params, services }) => deleteDocument(services, params.kb_id, params.document_id));
 
 export const { POST, PUT, PATCH } = otherMethods('GET', 'DELETE');

@@ -1,9 +1,7 @@
-import { json, otherMethods, route } from '@/lib/api/handler';
-import { deliveryIdParams } from '@/lib/api/schemas/webhooks';
+import { otherMethods, route } from '@/lib/api/handler';
+import { endpoints } from '@/lib/api/endpoints';
 import { redeliver } from '@/lib/webhooks/service';
 
-export const POST = route({ auth: 'webhooks:*', params: deliveryIdParams, idempotent: true }, async ({ params, services }) =>
-  json(await redeliver(services, params.webhook_id, params.delivery_id), 201),
-);
+export const POST = route(endpoints.redeliver, ({ params, services }) => redeliver(services, params.webhook_id, params.delivery_id));
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

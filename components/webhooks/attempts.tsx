@@ -1,0 +1,82 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { retryUnlessRefused } from '../admin';
+import { api, errorMessage } from '../api';
+import type { Attempt, Delivery } from '../api-types';
+import { Badge, ErrorState, Loading, RelativeTime } from '../ui';
+
+/** Every attempt of one delivery, and the message that was sent. */
+export function DeliveryAttempts({ path, deliveryId, pending }: { path: string; deliveryId: string; pending: boolean }) {
+  const detail = useQuery({
+    queryKey: ['delivery', deliveryId],
+    queryFn: () => api<Delivery>(`${path}/deliveries/${deliveryId}`),
+    retry: retryUnlessRefused,
+    refetchInterval: pending ? 3_000 : false,
+  });
+  if (detail.isLoading) return <Loading label="Loading attempts…" />;
+  if (detail.isError) return <ErrorState error={errorMessage(detail.error)} onRetry={() => detail.refetch()} />;
+  const delivery = detail.data!;
+  return (
+    <div className="space-y-3">
+      {delivery.attempts.length === 0 ? (
+        <p className="text-sm text-slate-600">No attempt has been made yet.</p>
+      ) : (
+        <ol className="space-y-2" aria-label="Attempts">
+          {delivery.attempts.map((a) => (
+            <li key={a.number} className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+              <p className="mb-1 font-medium">Attempt {a.number}</p>
+              <AttemptDetails attempt={a} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <details className="rounded-md border border-slate-200 p-3 text-sm">
+        <summary className="cursor-pointer font-medium">Message sent</summary>
+        <pre className="mt-2 max-h-72 overflow-auto rounded bg-slate-900 p-3 text-xs whitespace-pre-wrap break-all text-slate-100">{formatPayload(delivery.payload)}</pre>
+      </details>
+    </div>
+  );
+}
+
+function formatPayload(payload: unknown): string {
+  if (typeof payload === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(payload), null, 2);
+    } catch {
+      return payload;
+    }
+  }
+  return JSON.stringify(payload, null, 2);
+}
+
+/** Time, answer, duration, the start of the receiver's reply and any error of one attempt. */
+export function AttemptDetails({ attempt: a }: { attempt: Attempt }) {
+  const ok = a.response_status !== null && a.response_status >= 200 && a.response_status < 300;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+      <dt className="text-slate-600">Time</dt>
+      <dd>
+        <RelativeTime iso={a.attempted_at} />
+      </dd>
+      <dt className="text-slate-600">Answer</dt>
+      <dd>{a.response_status === null ? <span className="text-slate-600">no answer</span> : <Badge tone={ok ? 'green' : 'red'}>{`HTTP ${a.response_status}`}</Badge>}</dd>
+      <dt className="text-slate-600">Took</dt>
+      <dd>{a.duration_ms} ms</dd>
+      {a.response_excerpt && (
+        <>
+          <dt className="text-slate-600">Reply</dt>
+          <dd className="min-w-0">
+            <pre className="max-h-40 overflow-auto rounded bg-white p-2 font-mono text-xs whitespace-pre-wrap break-all">{a.response_excerpt}</pre>
+          </dd>
+        </>
+      )}
+      {a.error && (
+        <>
+          <dt className="text-slate-600">Error</dt>
+          <dd className="break-words text-red-700">{a.error}</dd>
+        </>
+      )}
+    </dl>
+  );
+}

@@ -1,0 +1,89 @@
+import { backgroundServices, type ServiceContext } from '@/lib/context';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { sweepStaleExtractions } from '@/lib/extraction/task';
+import { extractionWorkflow } from '@/lib/extraction/workflow';
+import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
+import { reindexWorkflow } from '@/lib/knowledge-bases/reindex-workflow';
+import { failWaitingDocumentsWorkflow, releaseWaitingDocumentsWorkflow } from '@/lib/knowledge-bases/waiting-workflow';
+import { webhookDeliveryWorkflow } from '@/lib/webhooks/delivery-workflow';
+import { setWorkflowNotifier } from '@/lib/workflows/dispatch';
+import { EmbeddedRunner } from '@/lib/workflows/embedded';
+import { registerWorkflows } from '@/lib/workflows/triggers';
+import type { WorkflowDefinition } from '@/lib/workflows/types';
+import { ensureReady } from './startup';
+
+/**
+ * Every workflow Quarry runs, by the embedded runner or as Inngest functions. Each is defined
+ * beside its domain; the machinery in lib/workflows knows none of them.
+ */
+export const WORKFLOWS: WorkflowDefinition<any>[] = [
+  extractionWorkflow,
+  indexingWorkflow,
+  reindexWorkflow,
+  webhookDeliveryWorkflow,
+  releaseWaitingDocumentsWorkflow,
+  failWaitingDocumentsWorkflow,
+];
+
+// Domain events start the workflows subscribed to them (lib/workflows/triggers.ts).
+registerWorkflows(WORKFLOWS);
+
+/** The service context of background work outside a run: no request, no caller. */
+export async function backgroundContext(): Promise<ServiceContext> {
+  const { db } = await ensureReady();
+  return backgroundServices(db);
+}
+
+export type WorkflowMode = 'inngest' | 'embedded';
+
+/** Inngest runs the pipelines when it is configured; otherwise they run in this process. */
+export function workflowMode(env: Record<string, string | undefined> = process.env): WorkflowMode {
+  return env.INNGEST_EVENT_KEY || env.INNGEST_BASE_URL || env.INNGEST_DEV ? 'inngest' : 'embedded';
+}
+
+interface Engine {
+  mode: WorkflowMode;
+  stop(): Promise<void>;
+}
+
+const globalForEngine = globalThis as unknown as { __quarryWorkflowEngine?: Promise<Engine> };
+
+const SWEEP_MS = 60_000;
+
+/** Every minute, ends tasks whose runner is gone for good (see sweepStaleExtractions). */
+function startSweeper(): () => void {
+  const timer = setInterval(() => {
+    backgroundContext()
+      .then((ctx) => sweepStaleExtractions(ctx))
+      .catch((err) => console.error('stale task sweep failed', err));
+  }, SWEEP_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Starts the embedded runner or the Inngest relay, and the stale-task sweeper, once per process. */
+export function startWorkflowEngine(handle: DatabaseHandle): Promise<Engine> {
+  globalForEngine.__quarryWorkflowEngine ??= (async () => {
+    const mode = workflowMode();
+    const stopSweeper = startSweeper();
+    if (mode === 'inngest') {
+      const { InngestRelay } = await import('@/inngest/relay');
+      const relay = new InngestRelay(handle.db, WORKFLOWS);
+      await relay.start();
+      setWorkflowNotifier(() => relay.notify());
+      return { mode, stop: () => (stopSweeper(), relay.stop()) };
+    }
+    const runner = new EmbeddedRunner({ db: handle.db, workflows: WORKFLOWS, exclusive: handle.kind === 'pglite' });
+    await runner.start();
+    setWorkflowNotifier(() => runner.notify());
+    return { mode, stop: () => (stopSweeper(), runner.stop()) };
+  })();
+  return globalForEngine.__quarryWorkflowEngine;
+}
+
+export async function stopWorkflowEngine(): Promise<void> {
+  const engine = globalForEngine.__quarryWorkflowEngine;
+  globalForEngine.__quarryWorkflowEngine = undefined;
+  setWorkflowNotifier(undefined);
+  if (engine) await (await engine).stop();
+}
