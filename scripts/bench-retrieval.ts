@@ -8,8 +8,8 @@ import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { ensureBuild } from './lib/ensure-build.mjs';
 import { runServer, type RunningServer } from './lib/run-server.mjs';
 
-const DATASET = 'scifact_train50';
-const DATASET_DIR = path.join(FIXTURES_DIR, 'retrieval', DATASET);
+/** Datasets: BEIR-style folders (corpus.jsonl, queries.jsonl, qrels/*.tsv) given as arguments, else the SciFact slice. */
+const DATASET_DIRS = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [path.join(FIXTURES_DIR, 'retrieval', 'scifact_train50')];
 const ADMIN = 'sk_test_benchmarkadministratorkey00000001';
 const TOP_K = Number(process.env.BENCH_TOP_K ?? 100);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -43,14 +43,34 @@ interface Chunk {
 interface Mode {
   name: string;
   path: 'search' | 'hybrid-search';
-  weights: { vector_weight?: number; keyword_weight?: number };
+  options: { vector_weight?: number; keyword_weight?: number; fusion?: string };
 }
 
+const FUSIONS = ['min_max', 'dbsf', 'rrf', 'weighted'];
+
+/** The modes compared: each side alone, hybrid as it comes, then each fusion method with the default weights. */
 const MODES: Mode[] = [
-  { name: 'semantic', path: 'search', weights: {} },
-  { name: 'keyword', path: 'hybrid-search', weights: { vector_weight: 0, keyword_weight: 1 } },
-  { name: 'hybrid', path: 'hybrid-search', weights: {} },
+  { name: 'semantic', path: 'search', options: {} },
+  { name: 'keyword', path: 'hybrid-search', options: { vector_weight: 0, keyword_weight: 1 } },
+  { name: 'hybrid', path: 'hybrid-search', options: {} },
+  ...FUSIONS.map((fusion): Mode => ({ name: `hybrid ${fusion}`, path: 'hybrid-search', options: { fusion } })),
 ];
+
+/**
+ * BENCH_SWEEP=1 adds every fusion method at keyword weights 0.1 … 0.9 (or the comma-separated
+ * BENCH_SWEEP_WEIGHTS; BENCH_SWEEP_FUSIONS narrows the methods), to choose the defaults by measurement.
+ */
+const SWEEP_WEIGHTS = (process.env.BENCH_SWEEP_WEIGHTS ?? '0.1,0.3,0.5,0.7,0.9').split(',').map(Number);
+const SWEEP: Mode[] =
+  process.env.BENCH_SWEEP === '1'
+    ? (process.env.BENCH_SWEEP_FUSIONS?.split(',') ?? FUSIONS).flatMap((fusion) =>
+        SWEEP_WEIGHTS.map((kw): Mode => ({
+          name: `${fusion} k=${kw}`,
+          path: 'hybrid-search',
+          options: { fusion, keyword_weight: kw, vector_weight: Number((1 - kw).toFixed(2)) },
+        })),
+      )
+    : [];
 
 interface ModeResult {
   ndcg: number;
@@ -219,8 +239,8 @@ async function awaitIndexing(api: Api, kbId: string, expected: number): Promise<
 }
 
 /** Ingests the corpus into a new knowledge base; returns its id and the two phase durations in seconds. */
-async function ingest(api: Api, corpus: CorpusDoc[]): Promise<{ kbId: string; embedding: unknown; addSeconds: number; indexSeconds: number }> {
-  const kb = await api.post<{ id: string; embedding: unknown }>('/v1/knowledge-bases', { name: 'scifact' });
+async function ingest(api: Api, name: string, corpus: CorpusDoc[]): Promise<{ kbId: string; embedding: unknown; addSeconds: number; indexSeconds: number }> {
+  const kb = await api.post<{ id: string; embedding: unknown }>('/v1/knowledge-bases', { name });
   const started = performance.now();
   let done = 0;
   await mapLimit(corpus, CONCURRENCY, async (doc) => {
@@ -236,7 +256,7 @@ async function ingest(api: Api, corpus: CorpusDoc[]): Promise<{ kbId: string; em
 
 /** Runs one search and returns the distinct corpus ids in rank order (each document at its best chunk). */
 async function rankedCorpusIds(api: Api, kbId: string, mode: Mode, query: string): Promise<string[]> {
-  const result = await api.post<{ chunks: Chunk[] }>(`/v1/knowledge-bases/${kbId}/${mode.path}`, { query, top_k: TOP_K, ...mode.weights });
+  const result = await api.post<{ chunks: Chunk[] }>(`/v1/knowledge-bases/${kbId}/${mode.path}`, { query, top_k: TOP_K, ...mode.options });
   const ranked: string[] = [];
   for (const chunk of result.chunks) {
     const corpusId = chunk.metadata?.corpus_id;
@@ -266,16 +286,20 @@ async function evaluateMode(api: Api, kbId: string, mode: Mode, queries: Query[]
   return { ndcg: mean(ndcg), recall: mean(recall), mrr: mean(mrr), p50Ms: median(latencies) };
 }
 
-/** Prints the results table and whether the keyword goal is met. */
-function report(results: Map<string, ModeResult>): void {
-  console.log(`${'mode'.padEnd(10)} ${'nDCG@10'.padStart(7)}  ${'recall@10'.padStart(9)}  ${'MRR@10'.padStart(6)}  ${'p50 ms'.padStart(6)}`);
+/** Prints the results table, whether the keyword goal is met, and whether hybrid beats both halves. */
+function report(results: Map<string, ModeResult>): boolean {
+  console.log(`${'mode'.padEnd(16)} ${'nDCG@10'.padStart(7)}  ${'recall@10'.padStart(9)}  ${'MRR@10'.padStart(6)}  ${'p50 ms'.padStart(6)}`);
   for (const [name, r] of results) {
     console.log(
-      `${name.padEnd(10)} ${r.ndcg.toFixed(3).padStart(7)}  ${r.recall.toFixed(3).padStart(9)}  ${r.mrr.toFixed(3).padStart(6)}  ${r.p50Ms.toFixed(1).padStart(6)}`,
+      `${name.padEnd(16)} ${r.ndcg.toFixed(3).padStart(7)}  ${r.recall.toFixed(3).padStart(9)}  ${r.mrr.toFixed(3).padStart(6)}  ${r.p50Ms.toFixed(1).padStart(6)}`,
     );
   }
   const keyword = results.get('keyword')!.ndcg;
+  const better = Math.max(keyword, results.get('semantic')!.ndcg);
+  const hybrid = results.get('hybrid')!.ndcg;
   console.log(`keyword nDCG@10 goal >= ${KEYWORD_GOAL.toFixed(2)}: ${keyword >= KEYWORD_GOAL ? 'met' : 'NOT met'}`);
+  console.log(`hybrid (default) nDCG@10 ${hybrid.toFixed(3)} vs the better half ${better.toFixed(3)}: ${hybrid >= better - 1e-9 ? 'not worse' : 'WORSE'} (ratio ${(hybrid / better).toFixed(3)})`);
+  return hybrid >= better - 1e-9;
 }
 
 /** The last lines of the server's output, for failure reports. */
@@ -283,31 +307,73 @@ function serverTail(server: RunningServer, lines = 40): string {
   return server.output().trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-async function main(): Promise<void> {
-  const corpus = readJsonl<CorpusDoc>(path.join(DATASET_DIR, 'corpus.jsonl'));
-  const allQueries = readJsonl<Query>(path.join(DATASET_DIR, 'queries.jsonl'));
-  const qrels = readQrels(path.join(DATASET_DIR, 'qrels', 'train.tsv'));
-  const queries = allQueries.filter((q) => qrels.has(q._id));
-  if (queries.length === 0) throw new Error(`no query in ${DATASET_DIR} has judgments`);
+/**
+ * The same queries as people type them in a hurry: in every other word of six letters or more
+ * (chosen by a hash, so each run is the same), two inner letters swap places. Exact terms are lost
+ * to BM25 there while most character n-grams survive, so the two halves carry different signal.
+ */
+function withTypos(queries: Query[]): Query[] {
+  return queries.map((q) => {
+    let n = 0;
+    const text = q.text.replace(/\p{L}{6,}/gu, (word) => {
+      let h = 2166136261;
+      for (const ch of `${q._id}:${n++}:${word}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+      if ((h >>> 0) % 2 === 1) return word;
+      const i = 2 + ((h >>> 8) % (word.length - 4));
+      return word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+    });
+    return { ...q, text };
+  });
+}
 
+interface Dataset {
+  name: string;
+  corpus: CorpusDoc[];
+  queryCount: number;
+  queries: Query[];
+  qrels: Qrels;
+}
+
+function readDataset(dir: string): Dataset {
+  const corpus = readJsonl<CorpusDoc>(path.join(dir, 'corpus.jsonl'));
+  const allQueries = readJsonl<Query>(path.join(dir, 'queries.jsonl'));
+  const qrelsDir = path.join(dir, 'qrels');
+  const qrelsFile = ['test.tsv', 'train.tsv', 'dev.tsv'].map((f) => path.join(qrelsDir, f)).find((f) => fs.existsSync(f));
+  if (!qrelsFile) throw new Error(`no qrels/test.tsv, train.tsv or dev.tsv in ${dir}`);
+  const qrels = readQrels(qrelsFile);
+  const queries = allQueries.filter((q) => qrels.has(q._id));
+  if (queries.length === 0) throw new Error(`no query in ${dir} has judgments`);
+  return { name: path.basename(dir), corpus, queryCount: allQueries.length, queries, qrels };
+}
+
+async function main(): Promise<void> {
+  const datasets = DATASET_DIRS.map(readDataset);
   console.log('Building the production bundle if needed...');
   ensureBuild({ quiet: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-retrieval-'));
   const env: Record<string, string> = { QUARRY_DATA_DIR: dataDir, QUARRY_ADMIN_KEY: ADMIN, QUARRY_RATE_LIMIT_PER_MINUTE: '100000000' };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   let server: RunningServer | undefined;
+  let allMet = true;
   try {
     server = await runServer({ env });
     const api = apiClient(server.baseUrl);
-    console.log(`Ingesting ${corpus.length} documents (database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CONCURRENCY} in flight)`);
-    const { kbId, embedding, addSeconds, indexSeconds } = await ingest(api, corpus);
-    const results = new Map<string, ModeResult>();
-    for (const mode of MODES) results.set(mode.name, await evaluateMode(api, kbId, mode, queries, qrels));
-
-    console.log(`\n${DATASET}: ${corpus.length} documents, ${allQueries.length} queries (${queries.length} with judgments)`);
-    console.log(`embedding: ${JSON.stringify(embedding)}, top_k ${TOP_K}`);
-    console.log(`ingest: upload+extract+add ${addSeconds.toFixed(1)} s, indexing ${indexSeconds.toFixed(1)} s more`);
-    report(results);
+    for (const dataset of datasets) {
+      console.log(`\nIngesting ${dataset.name}: ${dataset.corpus.length} documents (database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CONCURRENCY} in flight)`);
+      const { kbId, embedding, addSeconds, indexSeconds } = await ingest(api, dataset.name, dataset.corpus);
+      for (const [label, queries] of [
+        [dataset.name, dataset.queries],
+        [`${dataset.name} with typos`, withTypos(dataset.queries)],
+      ] as const) {
+        const results = new Map<string, ModeResult>();
+        for (const mode of [...MODES, ...SWEEP]) results.set(mode.name, await evaluateMode(api, kbId, mode, queries, dataset.qrels));
+        console.log(`\n${label}: ${dataset.corpus.length} documents, ${dataset.queryCount} queries (${queries.length} with judgments)`);
+        console.log(`embedding: ${JSON.stringify(embedding)}, top_k ${TOP_K}`);
+        console.log(`ingest: upload+extract+add ${addSeconds.toFixed(1)} s, indexing ${indexSeconds.toFixed(1)} s more`);
+        allMet = report(results) && allMet;
+      }
+    }
+    console.log(`\nhybrid (default) not worse than the better half on every dataset: ${allMet ? 'yes' : 'NO'}`);
   } catch (err) {
     if (server) console.error(`\nServer output (last lines):\n${serverTail(server)}\n`);
     throw err;

@@ -14,9 +14,10 @@ const ROOT = path.resolve(__dirname, '..');
  * Folders sharing a layer may not import each other.
  */
 export const LAYERS: string[][] = [
-  ['errors', 'ids', 'version', 'config', 'text'],
+  ['errors', 'ids', 'version', 'config', 'text', 'http'],
   ['crypto', 'db'],
   ['storage', 'search', 'chunking', 'embeddings', 'workers'],
+  ['rerank'],
   ['auth'],
   ['context'],
   ['workflows'],

@@ -10,7 +10,8 @@ import {
   resetEmbeddingProviders,
   type EmbeddingSpec,
 } from '@/lib/embeddings';
-import { embeddingsEndpoint, normalize, retryAfterMs } from '@/lib/embeddings/openai';
+import { embeddingsEndpoint, normalize } from '@/lib/embeddings/openai';
+import { retryAfterMs } from '@/lib/http/post';
 import { fakeVector, startFakeEmbeddingServer, type FakeEmbeddingServer } from '@/test/support/embeddings-openai-server';
 import { writeTinyModel, type TinyModel } from '@/test/support/embeddings-tiny-model';
 

@@ -169,9 +169,11 @@ describe('hybrid search', () => {
     const expected = [...reference].sort((a, b) => b[1] - a[1]);
     const best = expected[0][1];
     expect(res.body.chunks.map((c: { id: string }) => c.id)).toEqual(expected.map(([id]) => id));
+    const worst = expected[expected.length - 1][1];
     for (const c of res.body.chunks) {
       expect(c.keyword_score).toBeCloseTo(reference.get(c.id)! / best, 6);
-      expect(c.score).toBeCloseTo(c.keyword_score, 9);
+      // Min-max fusion: the best BM25 scores 1, the lowest 0.
+      expect(c.score).toBeCloseTo((reference.get(c.id)! - worst) / (best - worst), 6);
     }
   });
 
@@ -190,8 +192,23 @@ describe('hybrid search', () => {
     }
   });
 
-  it('combines both sides with the given weights and returns both scores', async () => {
-    const res = await hybrid({ query: 'how long do refunds take', top_k: 10 });
+  it('by default fuses min-max-normalised scores, BM25 leading for the built-in embedder', async () => {
+    const res = await hybrid({ query: 'database server queue', top_k: 100 });
+    expect(res.status).toBe(200);
+    const chunks = res.body.chunks as { score: number; vector_score: number; keyword_score: number }[];
+    expect(chunks.length).toBeGreaterThan(3);
+    const scale = (side: 'vector_score' | 'keyword_score') => {
+      const xs = chunks.map((c) => c[side]).filter((x) => x > 0);
+      const [min, max] = [Math.min(...xs), Math.max(...xs)];
+      return (x: number) => (x > 0 ? (max > min ? (x - min) / (max - min) : 1) : 0);
+    };
+    const [v, k] = [scale('vector_score'), scale('keyword_score')];
+    for (const c of chunks) expect(c.score).toBeCloseTo(0.15 * v(c.vector_score) + 0.85 * k(c.keyword_score), 6);
+    expect(chunks.map((c) => c.score)).toEqual([...chunks.map((c) => c.score)].sort((a, b) => b - a));
+  });
+
+  it('combines both sides with the given weights and returns both scores (fusion "weighted")', async () => {
+    const res = await hybrid({ query: 'how long do refunds take', top_k: 10, fusion: 'weighted', vector_weight: 0.7, keyword_weight: 0.3 });
     expect(res.status).toBe(200);
     expect(res.body.chunks.length).toBeGreaterThan(0);
     const [top] = res.body.chunks;
@@ -218,7 +235,7 @@ describe('hybrid search', () => {
   });
 
   it('validates weights: one weight alone sets the other to its complement', async () => {
-    const only = await hybrid({ query: 'roses', keyword_weight: 0.4 });
+    const only = await hybrid({ query: 'roses', keyword_weight: 0.4, fusion: 'weighted' });
     expect(only.status).toBe(200);
     for (const c of only.body.chunks) expect(c.score).toBeCloseTo(0.6 * c.vector_score + 0.4 * c.keyword_score, 9);
     for (const body of [
@@ -227,6 +244,9 @@ describe('hybrid search', () => {
       { query: 'x', vector_weight: -0.1 },
       { query: 'x', keyword_weight: 2 },
       { query: 'x', top_k: 101 },
+      { query: 'x', fusion: 'sum' },
+      { query: 'x', rrf_k: 10 },
+      { query: 'x', fusion: 'rrf', rrf_k: 0 },
     ]) {
       const res = await hybrid(body);
       expect(res.status, JSON.stringify(body)).toBe(400);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayEndpoint, isTransient, postWithRetries, serverMessage, type FailureMapper } from '@/lib/http/post';
 import { EmbeddingError } from './errors';
 import type { EmbeddingProvider } from './types';
 
@@ -38,11 +39,6 @@ const DEFAULTS = {
   maxRetryDelayMs: 20_000,
 } as const;
 
-/** The longest wait a Retry-After header may impose before the next attempt. */
-const MAX_RETRY_AFTER_MS = 60_000;
-/** How much of a server's error message is kept in ours. */
-const MAX_SERVER_MESSAGE = 300;
-
 const responseSchema = z.object({
   data: z
     .array(
@@ -62,12 +58,6 @@ export function embeddingsEndpoint(base: string): string {
   return url.toString();
 }
 
-/** The endpoint as shown in messages: without the query string. */
-function displayEndpoint(endpoint: string): string {
-  const url = new URL(endpoint);
-  return `${url.origin}${url.pathname}`;
-}
-
 /** The vector scaled to unit length (a zero vector stays zero). */
 export function normalize(vector: number[]): number[] {
   let sum = 0;
@@ -76,92 +66,30 @@ export function normalize(vector: number[]): number[] {
   return norm > 0 ? vector.map((v) => v / norm) : vector.map(() => 0);
 }
 
-/** The error text a server sent: OpenAI's {error:{message}}, Ollama's {error:"…"}, or the body itself, shortened. */
-function serverMessage(body: string): string {
-  let message = body;
-  try {
-    const json = JSON.parse(body) as { error?: unknown; message?: unknown; detail?: unknown };
-    const error = json.error as { message?: unknown } | string | undefined;
-    const found = typeof error === 'string' ? error : (error?.message ?? json.message ?? json.detail);
-    if (typeof found === 'string') message = found;
-  } catch {
-    // Not JSON: the body is the message.
-  }
-  message = message.replace(/\s+/g, ' ').trim() || '(empty response body)';
-  return message.length > MAX_SERVER_MESSAGE ? `${message.slice(0, MAX_SERVER_MESSAGE)}…` : message;
-}
-
-/** Milliseconds to wait from Retry-After (seconds or an HTTP date) or Azure's retry-after-ms, capped; undefined when absent. */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.min(Math.max(0, Number(ms)), MAX_RETRY_AFTER_MS);
-  const value = headers.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
-  return Number.isFinite(wait) ? Math.min(Math.max(0, wait), MAX_RETRY_AFTER_MS) : undefined;
-}
-
-/** Exponential backoff with jitter: between half and all of base·2^attempt, capped. */
-function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** attempt);
-  return ceiling / 2 + Math.random() * (ceiling / 2);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The failure of one attempt, and whether another attempt may succeed. */
-interface AttemptFailure {
-  error: EmbeddingError;
-  retryAfterMs?: number;
-}
-
-/** A failed HTTP answer as an EmbeddingError: 408, 429 and 5xx are transient, other statuses are not. */
-function statusFailure(status: number, body: string, endpoint: string, headers: Headers): AttemptFailure {
-  const message = serverMessage(body);
+/** An attempt's failure as an EmbeddingError: transient ones (network, timeout, 408, 429, 5xx) are retryable. */
+function embeddingFailure(endpoint: string, timeoutMs: number): FailureMapper {
   const where = displayEndpoint(endpoint);
-  if (status === 408 || status === 429 || status >= 500) {
-    return {
-      error: new EmbeddingError('EMBEDDING_FAILED', `Embedding endpoint ${where} answered ${status}: ${message}`, true),
-      retryAfterMs: retryAfterMs(headers),
-    };
-  }
-  if (status === 401 || status === 403) {
-    return {
-      error: new EmbeddingError(
+  return (failure, attempts) => {
+    const gaveUp = attempts ? ` (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
+    const cause = failure.kind === 'status' ? undefined : { cause: failure.cause };
+    if (failure.kind === 'timeout') {
+      return new EmbeddingError('EMBEDDING_FAILED', `Embedding endpoint ${where} did not answer within ${timeoutMs / 1000} s (QUARRY_EMBEDDING_TIMEOUT_S)${gaveUp}`, true, cause);
+    }
+    if (failure.kind === 'network') {
+      return new EmbeddingError('EMBEDDING_FAILED', `Could not reach the embedding endpoint ${where}: ${failure.detail}${gaveUp}`, true, cause);
+    }
+    const { status, message } = failure;
+    if (isTransient(failure)) return new EmbeddingError('EMBEDDING_FAILED', `Embedding endpoint ${where} answered ${status}: ${message}${gaveUp}`, true);
+    if (status === 401 || status === 403) {
+      return new EmbeddingError(
         'EMBEDDING_NOT_CONFIGURED',
         `Embedding endpoint ${where} refused the credentials (${status}): ${message}. Check QUARRY_EMBEDDING_API_KEY and QUARRY_EMBEDDING_API_KEY_HEADER.`,
-      ),
-    };
-  }
-  if (status === 404) {
-    return {
-      error: new EmbeddingError(
-        'EMBEDDING_NOT_CONFIGURED',
-        `Embedding endpoint ${where} answered 404: ${message}. Check QUARRY_EMBEDDING_URL and QUARRY_EMBEDDING_MODEL.`,
-      ),
-    };
-  }
-  return { error: new EmbeddingError('EMBEDDING_FAILED', `Embedding endpoint ${where} rejected the request (${status}): ${message}`) };
-}
-
-/** A fetch that threw (timeout, refused connection, reset) as a transient EmbeddingError. */
-function networkFailure(err: unknown, endpoint: string, timeoutMs: number): AttemptFailure {
-  const where = displayEndpoint(endpoint);
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
-    return {
-      error: new EmbeddingError(
-        'EMBEDDING_FAILED',
-        `Embedding endpoint ${where} did not answer within ${timeoutMs / 1000} s (QUARRY_EMBEDDING_TIMEOUT_S)`,
-        true,
-        { cause: err },
-      ),
-    };
-  }
-  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-  const detail = (cause as { code?: string })?.code ?? (cause instanceof Error ? cause.message : String(cause));
-  return {
-    error: new EmbeddingError('EMBEDDING_FAILED', `Could not reach the embedding endpoint ${where}: ${detail}`, true, { cause: err }),
+      );
+    }
+    if (status === 404) {
+      return new EmbeddingError('EMBEDDING_NOT_CONFIGURED', `Embedding endpoint ${where} answered 404: ${message}. Check QUARRY_EMBEDDING_URL and QUARRY_EMBEDDING_MODEL.`);
+    }
+    return new EmbeddingError('EMBEDDING_FAILED', `Embedding endpoint ${where} rejected the request (${status}): ${message}`);
   };
 }
 
@@ -220,30 +148,8 @@ export async function requestEmbeddings(options: OpenAIEmbedderOptions, inputs: 
     ...(o.requestDimensions ? { dimensions: o.requestDimensions } : {}),
   });
 
-  for (let attempt = 0; ; attempt++) {
-    const outcome = await post(endpoint, headers, body, o.timeoutMs);
-    if ('text' in outcome) return parseVectors(outcome.text, inputs.length, endpoint);
-    const { error } = outcome;
-    if (!error.retryable) throw error;
-    if (attempt >= o.maxRetries) {
-      const attempts = attempt + 1;
-      throw new EmbeddingError('EMBEDDING_FAILED', `${error.message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})`, true, {
-        cause: error.cause,
-      });
-    }
-    await sleep(outcome.retryAfterMs ?? backoffMs(attempt, o.retryBaseMs, o.maxRetryDelayMs));
-  }
-}
-
-/** One attempt: the body of a 2xx answer, or why it failed. */
-async function post(endpoint: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ text: string } | AttemptFailure> {
-  try {
-    const res = await fetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) });
-    const text = await res.text();
-    return res.ok ? { text } : statusFailure(res.status, text, endpoint, res.headers);
-  } catch (err) {
-    return networkFailure(err, endpoint, timeoutMs);
-  }
+  const text = await postWithRetries(endpoint, headers, body, o, embeddingFailure(endpoint, o.timeoutMs));
+  return parseVectors(text, inputs.length, endpoint);
 }
 
 /** The length of the vectors the endpoint returns for this model (one small request). */

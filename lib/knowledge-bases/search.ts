@@ -1,5 +1,5 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import { notFound } from '@/lib/errors';
+import { ApiError, notFound } from '@/lib/errors';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import type { Db, DbOrTx } from '@/lib/db/client';
@@ -14,6 +14,8 @@ import {
   vectorScores,
   type SearchScope,
 } from '@/lib/search/query';
+import { rerank, RerankError } from '@/lib/rerank';
+import { fuseScores, type FusionMethod } from '@/lib/search/fusion';
 import { toVectorLiteral } from '@/lib/search/vectors';
 import { embedderFor, embeddingApiError } from './embedder';
 import { findKnowledgeBase } from './service';
@@ -22,17 +24,62 @@ export const DEFAULT_TOP_K = 5;
 export const MAX_TOP_K = 100;
 export const DEFAULT_VECTOR_WEIGHT = 0.7;
 export const DEFAULT_KEYWORD_WEIGHT = 0.3;
+export const DEFAULT_FUSION: FusionMethod = 'min_max';
+const CONTRACT_WEIGHTS = { vector_weight: DEFAULT_VECTOR_WEIGHT, keyword_weight: DEFAULT_KEYWORD_WEIGHT };
+/** The built-in embedder is lexical too: its vectors mostly repeat what BM25 knows, so BM25 leads. */
+const BUILTIN_WEIGHTS = { vector_weight: 0.15, keyword_weight: 0.85 };
 
 export interface SearchInput {
   query: string;
   top_k: number;
   threshold?: number;
   filter?: Record<string, unknown>;
+  /** Reorder the best `top_n` candidates with the configured reranker. */
+  rerank?: boolean | { top_n?: number };
+}
+
+/** How many first-stage candidates a reranked search reorders when the request does not say. */
+export const DEFAULT_RERANK_TOP_N = 20;
+
+/** Candidates the first stage must find: top_k, or the reranked count when that is larger. */
+function firstStageCount(input: SearchInput): number {
+  if (!input.rerank) return input.top_k;
+  const topN = typeof input.rerank === 'object' && input.rerank.top_n !== undefined ? input.rerank.top_n : DEFAULT_RERANK_TOP_N;
+  return Math.min(MAX_TOP_K, Math.max(input.top_k, topN));
+}
+
+/**
+ * The second stage: the first stage's candidates (best first) scored by the reranker and reordered
+ * by rerank_score (ties keep their first-stage order), cut to top_k. Runs after the database
+ * snapshot is released, so a slow reranker holds no transaction.
+ */
+async function rerankChunks<T extends { content: string }>(input: SearchInput, chunks: T[]): Promise<Array<T & { rerank_score?: number }>> {
+  if (!input.rerank) return chunks;
+  let scores: number[];
+  try {
+    scores = await rerank(input.query, chunks.map((c) => c.content));
+  } catch (err) {
+    if (err instanceof RerankError) throw new ApiError(err.code, err.message);
+    throw err;
+  }
+  return chunks
+    .map((c, i) => ({ chunk: { ...c, rerank_score: scores[i] }, i }))
+    .sort((a, b) => b.chunk.rerank_score - a.chunk.rerank_score || a.i - b.i)
+    .slice(0, input.top_k)
+    .map((x) => x.chunk);
 }
 
 export interface HybridSearchInput extends SearchInput {
-  vector_weight: number;
-  keyword_weight: number;
+  /** Both or neither: when absent, the knowledge base's defaults (hybridDefaults). */
+  vector_weight?: number;
+  keyword_weight?: number;
+  fusion?: FusionMethod;
+  rrf_k?: number;
+}
+
+/** Fusion and weights of a hybrid search that names none: chosen by measurement (README, bench:retrieval). */
+export function hybridDefaults(kb: Pick<KnowledgeBaseRow, 'embeddingProvider'>) {
+  return { fusion: DEFAULT_FUSION, ...(kb.embeddingProvider === 'builtin' ? BUILTIN_WEIGHTS : CONTRACT_WEIGHTS) };
 }
 
 /** Similarity as a score in [0, 1]: cosine similarity, with opposite directions counted as 0. */
@@ -72,23 +119,24 @@ async function scopeOf(db: DbOrTx, kbId: string, conditions: SQL[]) {
 export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, input: SearchInput) {
   const filter = compileFilter(input.filter);
   const vector = await embedQuery(await findKnowledgeBase(ctx.db, kbId), input.query);
-  return inSnapshot(ctx.db, async (db) => {
+  const found = await inSnapshot(ctx.db, async (db) => {
     const { scope, exact } = await scopeOf(db, kbId, filter.conditions);
-    const hits = (await vectorCandidates(db, scope, vector, input.top_k, { exact }))
+    const hits = (await vectorCandidates(db, scope, vector, firstStageCount(input), { exact }))
       .map((h) => ({ id: h.id, score: clamp01(h.score) }))
       .filter((h) => input.threshold === undefined || h.score >= input.threshold);
     const details = await chunkDetails(
       db,
       hits.map((h) => h.id),
     );
-    const chunks = hits
+    return hits
       .filter((h) => details.has(h.id))
       .map((h) => {
         const d = details.get(h.id)!;
         return { id: h.id, document_id: d.document_id, document_title: d.document_title, content: d.content, score: h.score, metadata: d.metadata };
       });
-    return { query: input.query, chunks, total: chunks.length };
   });
+  const chunks = await rerankChunks(input, found);
+  return { query: input.query, chunks, total: chunks.length };
 }
 
 /** How many candidates each side contributes before fusion. */
@@ -98,17 +146,25 @@ function candidateCount(topK: number): number {
 
 /**
  * Hybrid search: candidates from the vector side (cosine similarity) and the keyword side (BM25);
- * every candidate gets both scores; vector_score is the cosine similarity clamped to [0, 1] and
- * keyword_score is BM25 divided by the best BM25 score of the query, so both lie in [0, 1];
- * score = vector_weight·vector_score + keyword_weight·keyword_score.
+ * every candidate gets both scores, which are fused into `score` (lib/search/fusion.ts).
+ * vector_score is the cosine similarity clamped to [0, 1]; keyword_score is BM25 divided by the
+ * query's best BM25 score.
  */
 export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: string, input: HybridSearchInput) {
   const filter = compileFilter(input.filter);
-  const limit = candidateCount(input.top_k);
-  const vector = input.vector_weight > 0 ? await embedQuery(await findKnowledgeBase(ctx.db, kbId), input.query) : null;
-  return inSnapshot(ctx.db, async (db) => {
+  const wanted = firstStageCount(input);
+  const limit = candidateCount(wanted);
+  const kb = await findKnowledgeBase(ctx.db, kbId);
+  const defaults = hybridDefaults(kb);
+  const weights =
+    input.vector_weight !== undefined && input.keyword_weight !== undefined
+      ? { vector_weight: input.vector_weight, keyword_weight: input.keyword_weight }
+      : defaults;
+  const fusion = input.fusion ?? defaults.fusion;
+  const vector = weights.vector_weight > 0 ? await embedQuery(kb, input.query) : null;
+  const found = await inSnapshot(ctx.db, async (db) => {
     const { scope, exact } = await scopeOf(db, kbId, filter.conditions);
-    const keyword = input.keyword_weight > 0 ? await prepareKeywordQuery(db, scope, input.query) : null;
+    const keyword = weights.keyword_weight > 0 ? await prepareKeywordQuery(db, scope, input.query) : null;
     const vectorHits = vector ? await vectorCandidates(db, scope, vector, limit, { exact }) : [];
     const keywordHits = keyword ? await keywordCandidates(db, scope, keyword, limit) : [];
     const vectorById = new Map(vectorHits.map((h) => [h.id, h.score]));
@@ -116,23 +172,29 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
     const ids = [...new Set([...vectorById.keys(), ...keywordById.keys()])];
     const moreVector = vector ? await vectorScores(db, ids.filter((id) => !vectorById.has(id)), vector) : new Map<string, number>();
     const moreKeyword = keyword ? await keywordScores(db, ids.filter((id) => !keywordById.has(id)), keyword) : new Map<string, number>();
+    const candidates = ids.map((id) => ({
+      id,
+      vector: vector ? clamp01(vectorById.get(id) ?? moreVector.get(id) ?? 0) : null,
+      keyword: keyword ? (keywordById.get(id) ?? moreKeyword.get(id) ?? 0) : null,
+    }));
+    const fused = fuseScores(candidates, { method: fusion, vectorWeight: weights.vector_weight, keywordWeight: weights.keyword_weight, rrfK: input.rrf_k });
     const best = keywordHits.length > 0 ? keywordHits[0].score : 0;
-    const scored = ids
-      .map((id) => {
-        const vectorScore = clamp01(vectorById.get(id) ?? moreVector.get(id) ?? 0);
-        const rawKeyword = keywordById.get(id) ?? moreKeyword.get(id) ?? 0;
-        const keywordScore = best > 0 ? clamp01(rawKeyword / best) : 0;
-        const score = clamp01(input.vector_weight * vectorScore + input.keyword_weight * keywordScore);
-        return { id, score, vector_score: vectorScore, keyword_score: keywordScore };
-      })
-      .filter((h) => h.score > 0 && (input.threshold === undefined || h.score >= input.threshold))
-      .sort((a, b) => b.score - a.score || b.keyword_score - a.keyword_score || (a.id < b.id ? -1 : 1))
-      .slice(0, input.top_k);
+    const scored = candidates
+      .filter((c) => fused.has(c.id))
+      .map((c) => ({
+        id: c.id,
+        score: fused.get(c.id)!,
+        vector_score: c.vector ?? 0,
+        keyword_score: best > 0 && c.keyword ? clamp01(c.keyword / best) : 0,
+      }))
+      .filter((h) => (fusion === 'weighted' ? h.score > 0 : true) && (input.threshold === undefined || h.score >= input.threshold))
+      .sort((a, b) => b.score - a.score || b.keyword_score - a.keyword_score || b.vector_score - a.vector_score || (a.id < b.id ? -1 : 1))
+      .slice(0, wanted);
     const details = await chunkDetails(
       db,
       scored.map((h) => h.id),
     );
-    const chunks = scored
+    return scored
       .filter((h) => details.has(h.id))
       .map((h) => {
         const d = details.get(h.id)!;
@@ -147,6 +209,7 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
           metadata: d.metadata,
         };
       });
-    return { query: input.query, chunks, total: chunks.length };
   });
+  const chunks = await rerankChunks(input, found);
+  return { query: input.query, chunks, total: chunks.length };
 }

@@ -46,6 +46,34 @@ const str = (field: number, text: string) => bytes(field, Buffer.from(text, 'utf
 const ONNX_FLOAT = 1;
 const ONNX_INT64 = 7;
 
+/** TensorProto of a float32 tensor. */
+function floatTensor(name: string, dims: number[], values: Float32Array): number[] {
+  return [...dims.flatMap((d) => int(1, d)), ...int(2, ONNX_FLOAT), ...str(8, name), ...bytes(9, new Uint8Array(values.buffer, values.byteOffset, values.byteLength))];
+}
+
+/** TensorProto of an int64 tensor. */
+function int64Tensor(name: string, dims: number[], values: number[]): number[] {
+  const raw = new BigInt64Array(values.map(BigInt));
+  return [...dims.flatMap((d) => int(1, d)), ...int(2, ONNX_INT64), ...str(8, name), ...bytes(9, new Uint8Array(raw.buffer))];
+}
+
+/** NodeProto: op over inputs to outputs. */
+function onnxNode(op: string, inputs: string[], outputs: string[], name: string, attributes: number[][] = []): number[] {
+  return [...inputs.flatMap((i) => str(1, i)), ...outputs.flatMap((o) => str(2, o)), ...str(3, name), ...str(4, op), ...attributes.flatMap((a) => bytes(5, a))];
+}
+
+/** ModelProto (IR 8, opset 13) of one graph. */
+function onnxGraphModel(nodes: number[][], initializers: number[][], inputs: number[][], outputs: number[][]): Uint8Array {
+  const graph = [
+    ...nodes.flatMap((n) => bytes(1, n)),
+    ...str(2, 'tiny'),
+    ...initializers.flatMap((t) => bytes(5, t)),
+    ...inputs.flatMap((v) => bytes(11, v)),
+    ...outputs.flatMap((v) => bytes(12, v)),
+  ];
+  return Uint8Array.from([...int(1, 8), ...str(2, 'quarry-tests'), ...bytes(7, graph), ...bytes(8, int(2, 13))]);
+}
+
 /** ValueInfoProto of a tensor whose dimensions are names (symbolic) or sizes. */
 function valueInfo(name: string, elemType: number, shape: Array<string | number>): number[] {
   const dims = shape.flatMap((d) => bytes(1, typeof d === 'string' ? str(2, d) : int(1, d)));
@@ -55,23 +83,12 @@ function valueInfo(name: string, elemType: number, shape: Array<string | number>
 
 /** ModelProto bytes: last_hidden_state[b, s, :] = table[input_ids[b, s], :]. */
 function onnxModel(table: Float32Array, vocabSize: number, dimensions: number): Uint8Array {
-  const initializer = [
-    ...int(1, vocabSize),
-    ...int(1, dimensions),
-    ...int(2, ONNX_FLOAT),
-    ...str(8, 'embeddings'),
-    ...bytes(9, new Uint8Array(table.buffer, table.byteOffset, table.byteLength)),
-  ];
-  const node = [...str(1, 'embeddings'), ...str(1, 'input_ids'), ...str(2, 'last_hidden_state'), ...str(3, 'lookup'), ...str(4, 'Gather')];
-  const graph = [
-    ...bytes(1, node),
-    ...str(2, 'tiny-bert'),
-    ...bytes(5, initializer),
-    ...bytes(11, valueInfo('input_ids', ONNX_INT64, ['batch_size', 'sequence_length'])),
-    ...bytes(12, valueInfo('last_hidden_state', ONNX_FLOAT, ['batch_size', 'sequence_length', dimensions])),
-  ];
-  const model = [...int(1, 8), ...str(2, 'quarry-tests'), ...bytes(7, graph), ...bytes(8, int(2, 13))];
-  return Uint8Array.from(model);
+  return onnxGraphModel(
+    [onnxNode('Gather', ['embeddings', 'input_ids'], ['last_hidden_state'], 'lookup')],
+    [floatTensor('embeddings', [vocabSize, dimensions], table)],
+    [valueInfo('input_ids', ONNX_INT64, ['batch_size', 'sequence_length'])],
+    [valueInfo('last_hidden_state', ONNX_FLOAT, ['batch_size', 'sequence_length', dimensions])],
+  );
 }
 
 /** tokenizer.json of a lower-casing BERT WordPiece tokenizer that wraps texts in [CLS] … [SEP]. */
@@ -127,19 +144,9 @@ export function writeTinyModel(root: string, modelId = 'quarry-test/tiny-bert', 
     max_position_embeddings: 512,
     pad_token_id: 0,
   };
-  const tokenizerConfig = {
-    tokenizer_class: 'BertTokenizer',
-    do_lower_case: true,
-    model_max_length: 512,
-    pad_token: '[PAD]',
-    unk_token: '[UNK]',
-    cls_token: '[CLS]',
-    sep_token: '[SEP]',
-    mask_token: '[MASK]',
-  };
   fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
   fs.writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
-  fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig));
+  fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify(TOKENIZER_CONFIG));
   fs.writeFileSync(path.join(dir, 'onnx', 'model.onnx'), onnxModel(table, vocab.length, dimensions));
 
   const expected = (text: string) => {
@@ -153,4 +160,66 @@ export function writeTinyModel(root: string, modelId = 'quarry-test/tiny-bert', 
     return sum.map((v) => v / norm);
   };
   return { root, modelId, dimensions, expected };
+}
+
+const TOKENIZER_CONFIG = {
+  tokenizer_class: 'BertTokenizer',
+  do_lower_case: true,
+  model_max_length: 512,
+  pad_token: '[PAD]',
+  unk_token: '[UNK]',
+  cls_token: '[CLS]',
+  sep_token: '[SEP]',
+  mask_token: '[MASK]',
+};
+
+export interface TinyCrossEncoder {
+  /** The directory to use as QUARRY_RERANK_MODEL_DIR. */
+  root: string;
+  modelId: string;
+  /** The score the model gives a (query, passage) pair: sigmoid of the summed word weights. */
+  expected(query: string, passage: string): number;
+}
+
+/**
+ * A tiny but real cross-encoder (text classification with one label): each token of the pair has a
+ * weight (`weights`, 0 for any other word and for the special tokens), the logit is their sum
+ * (Gather, then ReduceSum over the sequence), and the score the sigmoid of it.
+ */
+export function writeTinyCrossEncoder(root: string, weights: Record<string, number>, modelId = 'quarry-test/tiny-cross-encoder'): TinyCrossEncoder {
+  const vocab = [...SPECIAL, ...WORDS];
+  const table = new Float32Array(vocab.map((w) => weights[w] ?? 0));
+  const dir = path.join(root, modelId);
+  fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
+  const config = {
+    model_type: 'bert',
+    architectures: ['BertForSequenceClassification'],
+    vocab_size: vocab.length,
+    hidden_size: 1,
+    num_hidden_layers: 1,
+    num_attention_heads: 1,
+    max_position_embeddings: 512,
+    pad_token_id: 0,
+    id2label: { 0: 'LABEL_0' },
+    label2id: { LABEL_0: 0 },
+  };
+  const model = onnxGraphModel(
+    [
+      onnxNode('Gather', ['weights', 'input_ids'], ['per_token'], 'lookup'),
+      onnxNode('ReduceSum', ['per_token', 'sequence_axis'], ['logits'], 'sum', [[...str(1, 'keepdims'), ...int(3, 0), ...int(20, 2)]]),
+    ],
+    [floatTensor('weights', [vocab.length, 1], table), int64Tensor('sequence_axis', [1], [1])],
+    [valueInfo('input_ids', ONNX_INT64, ['batch_size', 'sequence_length'])],
+    [valueInfo('logits', ONNX_FLOAT, ['batch_size', 1])],
+  );
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+  fs.writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
+  fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify(TOKENIZER_CONFIG));
+  fs.writeFileSync(path.join(dir, 'onnx', 'model.onnx'), model);
+  const expected = (query: string, passage: string) => {
+    const words = `${query} ${passage}`.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const logit = words.reduce((sum, w) => sum + (weights[w] ?? 0), 0);
+    return 1 / (1 + Math.exp(-logit));
+  };
+  return { root, modelId, expected };
 }

@@ -136,19 +136,19 @@ export const searchKnowledgeBase = endpoint({
   params: kbIdParams,
   body: searchBody,
   response: { status: 200, description: 'Chunks, best first', schema: searchResultSchema },
-  errors: ['KNOWLEDGE_BASE_NOT_FOUND', 'EMBEDDING_PROVIDER_MISMATCH', 'EMBEDDING_FAILED'],
+  errors: ['KNOWLEDGE_BASE_NOT_FOUND', 'EMBEDDING_PROVIDER_MISMATCH', 'EMBEDDING_FAILED', 'RERANK_NOT_CONFIGURED', 'RERANK_FAILED'],
 });
 
 export const hybridSearchKnowledgeBase = endpoint({
   id: 'hybridSearchKnowledgeBase',
   method: 'POST',
   path: '/v1/knowledge-bases/{kb_id}/hybrid-search',
-  summary: 'Hybrid search: weighted cosine similarity and BM25',
+  summary: 'Hybrid search: cosine similarity and BM25, fused',
   auth: ['kb:search', 'kb:read'],
   params: kbIdParams,
   body: hybridSearchBody,
   response: { status: 200, description: 'Chunks, best first', schema: hybridSearchResultSchema },
-  errors: ['KNOWLEDGE_BASE_NOT_FOUND', 'EMBEDDING_PROVIDER_MISMATCH', 'EMBEDDING_FAILED'],
+  errors: ['KNOWLEDGE_BASE_NOT_FOUND', 'EMBEDDING_PROVIDER_MISMATCH', 'EMBEDDING_FAILED', 'RERANK_NOT_CONFIGURED', 'RERANK_FAILED'],
 });
 
 export const retryDocument = endpoint({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MAX_CHUNK_SIZE, MIN_CHUNK_SIZE } from '@/lib/chunking';
 import { DOCUMENT_STATUSES, EMBEDDING_PROVIDERS } from '@/lib/db/schema';
-import { DEFAULT_KEYWORD_WEIGHT, DEFAULT_TOP_K, DEFAULT_VECTOR_WEIGHT, MAX_TOP_K } from '@/lib/knowledge-bases/search';
+import { DEFAULT_FUSION, DEFAULT_KEYWORD_WEIGHT, DEFAULT_RERANK_TOP_N, DEFAULT_TOP_K, DEFAULT_VECTOR_WEIGHT, MAX_TOP_K } from '@/lib/knowledge-bases/search';
+import { DEFAULT_RRF_K, FUSION_METHODS } from '@/lib/search/fusion';
 import { batchResultOf, idParam, label, metadataObject, listOf, paginationQuery, sortQuery, timestamp } from './common';
 import { extractRequest } from './extractions';
 
@@ -127,7 +128,29 @@ const query = z
   .min(1, 'query must not be empty')
   .max(MAX_QUERY_LENGTH, `query must be at most ${MAX_QUERY_LENGTH} characters`);
 
-export const searchBody = z.object({ query, top_k: topK, threshold, filter }).meta({ id: 'SearchRequest' });
+const rerank = z
+  .union(
+    [
+      z.boolean(),
+      z
+        .object({
+          top_n: z
+            .number({ error: 'rerank.top_n must be an integer' })
+            .int('rerank.top_n must be an integer')
+            .min(1, 'rerank.top_n must be at least 1')
+            .max(MAX_TOP_K, `rerank.top_n must be at most ${MAX_TOP_K}`)
+            .optional(),
+        })
+        .strict(),
+    ],
+    { error: 'rerank must be true, false or {"top_n": n}' },
+  )
+  .optional()
+  .meta({
+    description: `Reorder the best top_n first-stage results (default ${DEFAULT_RERANK_TOP_N}, at least top_k) with the configured reranker; adds rerank_score. 400 RERANK_NOT_CONFIGURED when the server has none`,
+  });
+
+export const searchBody = z.object({ query, top_k: topK, threshold, filter, rerank }).meta({ id: 'SearchRequest' });
 
 const weight = (which: string) =>
   z
@@ -139,17 +162,36 @@ const weight = (which: string) =>
 export const hybridSearchBody = z
   .object({
     query,
-    vector_weight: weight('vector_weight').meta({ description: `Default ${DEFAULT_VECTOR_WEIGHT}, or 1 − keyword_weight when only that is given` }),
-    keyword_weight: weight('keyword_weight').meta({ description: `Default ${DEFAULT_KEYWORD_WEIGHT}, or 1 − vector_weight when only that is given` }),
+    vector_weight: weight('vector_weight').meta({
+      description: `How much the semantic side counts. Default ${DEFAULT_VECTOR_WEIGHT} (0.15 for knowledge bases using the built-in embedder), or 1 − keyword_weight when only that is given`,
+    }),
+    keyword_weight: weight('keyword_weight').meta({
+      description: `How much the keyword (BM25) side counts. Default ${DEFAULT_KEYWORD_WEIGHT} (0.85 with the built-in embedder), or 1 − vector_weight when only that is given`,
+    }),
+    fusion: z
+      .enum(FUSION_METHODS, { error: `fusion must be one of: ${FUSION_METHODS.join(', ')}` })
+      .optional()
+      .meta({ description: `How the two sides' scores become one (default ${DEFAULT_FUSION}); see the README` }),
+    rrf_k: z
+      .number({ error: 'rrf_k must be an integer' })
+      .int('rrf_k must be an integer')
+      .min(1, 'rrf_k must be between 1 and 1000')
+      .max(1000, 'rrf_k must be between 1 and 1000')
+      .optional()
+      .meta({ description: `With fusion "rrf": the rank constant k in weight / (k + rank); default ${DEFAULT_RRF_K}` }),
     top_k: topK,
     threshold,
     filter,
+    rerank,
   })
   .transform((b, ctx) => {
-    const vector =
-      b.vector_weight ?? (b.keyword_weight !== undefined ? Math.max(0, 1 - b.keyword_weight) : DEFAULT_VECTOR_WEIGHT);
-    const keyword =
-      b.keyword_weight ?? (b.vector_weight !== undefined ? Math.max(0, 1 - b.vector_weight) : DEFAULT_KEYWORD_WEIGHT);
+    if (b.rrf_k !== undefined && b.fusion !== 'rrf') {
+      ctx.addIssue({ code: 'custom', path: ['rrf_k'], message: 'rrf_k applies only with fusion "rrf"' });
+      return z.NEVER;
+    }
+    if (b.vector_weight === undefined && b.keyword_weight === undefined) return { ...b, vector_weight: undefined, keyword_weight: undefined };
+    const vector = b.vector_weight ?? Math.max(0, 1 - b.keyword_weight!);
+    const keyword = b.keyword_weight ?? Math.max(0, 1 - b.vector_weight!);
     if (vector + keyword === 0) {
       ctx.addIssue({ code: 'custom', path: ['vector_weight'], message: 'vector_weight and keyword_weight cannot both be 0' });
       return z.NEVER;
@@ -266,6 +308,7 @@ const chunkBase = {
   content: z.string(),
   score: z.number().min(0).max(1),
   metadata: z.record(z.string(), z.unknown()).meta({ description: "The document's metadata plus page, section and chunk_index" }),
+  rerank_score: z.number().optional().meta({ description: "With rerank: the reranker's relevance score (0–1 for Cohere, Jina, TEI and local cross-encoders); results are ordered by it" }),
 };
 
 export const searchResultSchema = z
