@@ -25,12 +25,13 @@ import { embedderFor } from '@/lib/knowledge-bases/embedder';
 import type { SearchScope } from '@/lib/search/query';
 import { fmt, int, seconds, Timings } from './bench-search/common';
 import { CHUNKS, DATABASE_URL, INCREMENTAL_DOCS, KEEP, QUERIES, RECALL_QUERIES, SEED, WARMUP_QUERIES } from './bench-search/config';
-import { CorpusWriter, makeQueries, prng, sectionPlan, Vocabulary, ZIPF_S } from './bench-search/corpus';
+import { CorpusWriter, makeCommonQueries, makeQueries, prng, sectionPlan, Vocabulary, ZIPF_S } from './bench-search/corpus';
 import { recreateDatabase, seed } from './bench-search/database';
 import { runIndexing } from './bench-search/indexing';
-import { measureSearches } from './bench-search/latency';
+import { measureCommonWords, measureSearches } from './bench-search/latency';
 import { reportQueryPlans } from './bench-search/plans';
 import { reportRecall } from './bench-search/recall';
+import { reportStorage } from './bench-search/storage';
 import { printGoals, printLatencies, printMeanResults } from './bench-search/report';
 import { startServer } from './bench-search/server';
 import type { SqlContext } from './bench-search/sql-search';
@@ -53,6 +54,7 @@ async function main() {
     const plan = sectionPlan(CHUNKS, random);
     const queries = makeQueries(vocabulary, QUERIES + WARMUP_QUERIES, random);
     const recallQueries = makeQueries(vocabulary, RECALL_QUERIES, random);
+    const commonQueries = makeCommonQueries(vocabulary, QUERIES + WARMUP_QUERIES, random);
 
     const started = performance.now();
     const seeded = await seed(db, new CorpusWriter(vocabulary, SEED + 1), plan);
@@ -79,7 +81,9 @@ async function main() {
     console.log('\nStarting the production server on the same database...');
     server = await startServer(dataDir);
     const measured = await measureSearches(server, sqlContext, embedder, queries, WARMUP_QUERIES);
+    await measureCommonWords(server, sqlContext, commonQueries, WARMUP_QUERIES);
     printLatencies(measured.timings);
+    await reportStorage(db, chunks);
     printMeanResults(measured.results);
 
     await reportRecall(sqlContext, embedder, recallQueries);

@@ -164,3 +164,13 @@ export function makeQueries(vocabulary: Vocabulary, count: number, random: () =>
   }
   return queries;
 }
+
+/** Queries of 2–4 words drawn only from the common band (ranks 20–300). */
+export function makeCommonQueries(vocabulary: Vocabulary, count: number, random: () => number): string[] {
+  const queries: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = 2 + Math.floor(random() * 3);
+    queries.push(Array.from({ length }, () => vocabulary.ranked(random, STOPWORDS.length, 300)).join(' '));
+  }
+  return queries;
+}

@@ -7,17 +7,19 @@ import { progress, Timings } from './common';
 import { ADMIN_KEY, KEYWORD_WEIGHT, TOP_K, VECTOR_WEIGHT } from './config';
 import { serviceContext } from './database';
 import { createSearchKey, request } from './server';
-import { sqlHybrid, sqlSemantic, type SqlContext } from './sql-search';
+import { sqlHybrid, sqlKeyword, sqlSemantic, type SqlContext } from './sql-search';
 
 export const VARIANTS = [
   'HTTP semantic',
   'HTTP hybrid',
+  'HTTP keyword',
   'HTTP semantic, db key',
   'HTTP GET /health',
   'service semantic',
   'service hybrid',
   'SQL semantic',
   'SQL hybrid',
+  'SQL keyword',
 ] as const;
 export type Variant = (typeof VARIANTS)[number];
 
@@ -42,6 +44,10 @@ export async function measureSearches(
     'HTTP semantic': async (q) => total(await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/search`, ADMIN_KEY, { query: q, top_k: TOP_K })),
     'HTTP hybrid': async (q) =>
       total(await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K })),
+    'HTTP keyword': async (q) =>
+      total(
+        await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K, vector_weight: 0, keyword_weight: 1 }),
+      ),
     'HTTP semantic, db key': async (q) =>
       total(await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/search`, searchKey, { query: q, top_k: TOP_K })),
     'HTTP GET /health': async () => (await request(server, 'GET', '/health', null), 0),
@@ -50,6 +56,7 @@ export async function measureSearches(
       (await hybridSearchKnowledgeBase(ctx, kb.id, { query: q, top_k: TOP_K, vector_weight: VECTOR_WEIGHT, keyword_weight: KEYWORD_WEIGHT })).total,
     'SQL semantic': (_q, vector) => sqlSemantic(sqlContext, vector),
     'SQL hybrid': (q, vector) => sqlHybrid(sqlContext, q, vector),
+    'SQL keyword': (q) => sqlKeyword(sqlContext, q),
   };
   for (let i = 0; i < queries.length; i++) {
     const measured = i >= warmup;
@@ -66,4 +73,24 @@ export async function measureSearches(
   progress(null);
   sqlContext.prefix = null;
   return { timings, results };
+}
+
+/** Queries made only of common words (ranks 20–300, stop words left out): the worst case of keyword search. */
+export const COMMON_VARIANTS = ['HTTP keyword, common words', 'HTTP hybrid, common words', 'SQL keyword, common words'] as const;
+
+export async function measureCommonWords(server: RunningServer, sqlContext: SqlContext, queries: string[], warmup: number): Promise<void> {
+  const { kb, timings } = sqlContext;
+  const run: Record<(typeof COMMON_VARIANTS)[number], (q: string) => Promise<unknown>> = {
+    'HTTP keyword, common words': (q) =>
+      request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K, vector_weight: 0, keyword_weight: 1 }),
+    'HTTP hybrid, common words': (q) => request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K }),
+    'SQL keyword, common words': (q) => sqlKeyword(sqlContext, q),
+  };
+  for (let i = 0; i < queries.length; i++) {
+    const measured = i >= warmup;
+    for (let k = 0; k < COMMON_VARIANTS.length; k++) {
+      const variant = COMMON_VARIANTS[(i + k) % COMMON_VARIANTS.length];
+      await timings.time(measured ? variant : null, () => run[variant](queries[i]));
+    }
+  }
 }

@@ -70,3 +70,16 @@ export async function sqlHybrid(c: SqlContext, query: string, vector: string): P
     return details.size;
   });
 }
+
+/** The SQL of a keyword-only search (hybrid with vector_weight 0): BM25 statistics, candidates, details. */
+export async function sqlKeyword(c: SqlContext, query: string): Promise<number> {
+  await c.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, c.kb.id)).limit(1);
+  return inSnapshot(c.db, async (tx) => {
+    await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, c.kb.id)).limit(1);
+    await queryRows(tx, sql`select chunk_total from kb_index_stats where kb_id = ${c.kb.id} and generation = ${c.kb.generation}`);
+    const keyword = await c.timings.time(step(c, 'prepareKeywordQuery'), () => prepareKeywordQuery(tx, c.scope, query));
+    const hits = keyword ? await c.timings.time(step(c, 'keywordCandidates'), () => keywordCandidates(tx, c.scope, keyword, TOP_K)) : [];
+    const details = await c.timings.time(step(c, 'chunkDetails'), () => chunkDetails(tx, hits.map((h) => h.id)));
+    return details.size;
+  });
+}
