@@ -1,50 +1,22 @@
 'use client';
 
-import { useState, type ReactNode } from 'react';
+import Link from 'next/link';
+import { useState } from 'react';
 import type { SearchChunk } from './api-types';
-import { Badge } from './ui';
+import { Markdown } from './markdown';
+import type { HighlightTerms } from './search/highlight';
+import { extractionHref } from './search/links';
+import { previewMarkdown } from './search/preview';
 
-/* Search results: passages with score bars and the query's words highlighted. */
+/* Search results: passages with score bars, their Markdown with the query's words marked, and links to where they come from. */
 
-/** How a result set was asked for, so its scores can be explained. */
+/** How a result set was asked for, so its scores can be explained and its passages opened. */
 export interface SearchRun {
+  kbId: string;
   query: string;
   mode: 'semantic' | 'hybrid';
   vectorWeight: number;
   keywordWeight: number;
-}
-
-const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The words of a query (letters and digits), longest first; single Latin letters are left out. */
-export function queryWords(query: string): string[] {
-  const words = query
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length >= 2 || /[^\u0000-\u007f]/.test(w));
-  return [...new Set(words)].sort((a, b) => b.length - a.length);
-}
-
-/**
- * Text with the words wrapped in <mark>, case-insensitively. Words match at the start of a word
- * ("swim" marks "swimming", "to" does not mark "cartoon"), except in scripts written without
- * spaces (Chinese, Japanese, Korean, Thai), where they match anywhere.
- */
-export function Highlighted({ text, words }: { text: string; words: string[] }): ReactNode {
-  if (words.length === 0) return text;
-  const alternatives = words.map((w) => (NO_SPACES.test(w) ? escapeRegExp(w) : `(?<![\\p{L}\\p{N}])${escapeRegExp(w)}`));
-  const pattern = new RegExp(`(${alternatives.join('|')})`, 'giu');
-  return text.split(pattern).map((part, i) =>
-    i % 2 === 1 ? (
-      <mark key={i} className="rounded-sm bg-yellow-200 px-0.5 text-inherit">
-        {part}
-      </mark>
-    ) : (
-      part
-    ),
-  );
 }
 
 const fmt = (n: number) => n.toFixed(2);
@@ -67,11 +39,11 @@ export function ScoreBar({ chunk, run }: { chunk: SearchChunk; run: SearchRun })
           <>
             <span>
               <span aria-hidden="true" className="mr-1 inline-block h-2 w-2 rounded-full bg-indigo-600" />
-              meaning {fmt(vectorPart)} <span className="text-slate-500">(match {fmt(chunk.vector_score!)})</span>
+              meaning {fmt(vectorPart)} (match {fmt(chunk.vector_score!)})
             </span>
             <span>
               <span aria-hidden="true" className="mr-1 inline-block h-2 w-2 rounded-full bg-amber-500" />
-              keywords {fmt(keywordPart)} <span className="text-slate-500">(match {fmt(chunk.keyword_score!)})</span>
+              keywords {fmt(keywordPart)} (match {fmt(chunk.keyword_score!)})
             </span>
           </>
         )}
@@ -80,41 +52,68 @@ export function ScoreBar({ chunk, run }: { chunk: SearchChunk; run: SearchRun })
   );
 }
 
+/** The cited page of a passage, when its document has pages. */
+export function pageOf(metadata: Record<string, unknown>): number | null {
+  const page = metadata.page;
+  return typeof page === 'number' && Number.isInteger(page) && page > 0 ? page : null;
+}
+
+/** Where a passage sits, for people: "Page 3 · Section: Scope › Terms · Passage 2". */
+export function placeOf(metadata: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const page = pageOf(metadata);
+  if (page !== null) parts.push(`Page ${page}`);
+  if (typeof metadata.section === 'string' && metadata.section.trim()) parts.push(`Section: ${metadata.section.split(' > ').join(' › ')}`);
+  if (typeof metadata.chunk_index === 'number') parts.push(`Passage ${metadata.chunk_index + 1}`);
+  return parts.join(' · ');
+}
+
+/** Links to the passage's page in the extracted text and to its file. */
+function SourceLinks({ chunk, run }: { chunk: SearchChunk; run: SearchRun }) {
+  const page = pageOf(chunk.metadata);
+  return (
+    <p className="mt-3 flex flex-wrap gap-x-4 gap-y-2 text-sm">
+      <Link href={extractionHref(chunk.extraction_id, page, run.query)} className="font-medium text-indigo-700 hover:underline">
+        {page !== null ? `Open at page ${page}` : 'Open the document'}
+        <span className="sr-only"> of {chunk.document_title}</span>
+        <span aria-hidden="true"> →</span>
+      </Link>
+      <Link href={`/files/${chunk.file_id}`} className="text-indigo-700 hover:underline">
+        About the file<span className="sr-only"> of {chunk.document_title}</span>
+      </Link>
+    </p>
+  );
+}
+
 const LONG = 700;
 
-/** One passage: where it comes from, how well it matches, and its text. */
-export function ResultCard({ chunk, rank, run, words }: { chunk: SearchChunk; rank: number; run: SearchRun; words: string[] }) {
+/** One passage: where it comes from, how well it matches, its text, and links to read it in place. */
+export function ResultCard({ chunk, rank, run, terms }: { chunk: SearchChunk; rank: number; run: SearchRun; terms: HighlightTerms }) {
   const [expanded, setExpanded] = useState(false);
-  const long = chunk.content.length > LONG;
-  const text = long && !expanded ? `${chunk.content.slice(0, LONG).trimEnd()}…` : chunk.content;
-  const { page, section } = chunk.metadata;
+  const preview = previewMarkdown(chunk.content, LONG);
+  const place = placeOf(chunk.metadata);
   return (
     <article aria-labelledby={`result-${chunk.id}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="search-result">
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <h3 id={`result-${chunk.id}`} className="min-w-0 break-words font-semibold">
-          <span className="sr-only">Result {rank}: </span>
-          {chunk.document_title}
-        </h3>
-        <div className="flex flex-wrap gap-1">
-          {page != null && <Badge tone="blue">Page {String(page)}</Badge>}
-          {typeof chunk.metadata.chunk_index === 'number' && <Badge>Passage {chunk.metadata.chunk_index + 1}</Badge>}
-        </div>
-      </div>
-      {typeof section === 'string' && section && <p className="mt-0.5 break-words text-sm text-slate-600">Section: {section}</p>}
+      <h3 id={`result-${chunk.id}`} className="min-w-0 font-semibold break-words">
+        <span className="sr-only">Result {rank}: </span>
+        {chunk.document_title}
+      </h3>
+      {place && <p className="mt-0.5 text-sm break-words text-slate-600" data-testid="result-place">{place}</p>}
       <div className="mt-3 flex items-center gap-3">
-        <span aria-hidden="true" className="text-sm font-semibold tabular-nums text-slate-500">
+        <span aria-hidden="true" className="text-sm font-semibold text-slate-600 tabular-nums">
           #{rank}
         </span>
         <ScoreBar chunk={chunk} run={run} />
       </div>
-      <p className="mt-3 whitespace-pre-wrap break-words text-sm leading-relaxed text-slate-800">
-        <Highlighted text={text} words={words} />
-      </p>
-      {long && (
+      <Markdown passage highlight={terms} className="mt-3 text-sm text-slate-800 [&>:first-child]:mt-0">
+        {expanded || !preview.cut ? chunk.content : preview.text}
+      </Markdown>
+      {preview.cut && (
         <button type="button" aria-expanded={expanded} className="mt-2 text-sm font-medium text-indigo-700 hover:underline" onClick={() => setExpanded((v) => !v)}>
           {expanded ? 'Show less' : 'Show the whole passage'}
         </button>
       )}
+      <SourceLinks chunk={chunk} run={run} />
     </article>
   );
 }

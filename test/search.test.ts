@@ -4,7 +4,7 @@ import * as hybridRoute from '@/app/v1/knowledge-bases/[kb_id]/hybrid-search/rou
 import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import * as searchRoute from '@/app/v1/knowledge-bases/[kb_id]/search/route';
 import { resetConfig } from '@/lib/config';
-import { kbChunks, knowledgeBases } from '@/lib/db/schema';
+import { kbChunks, kbDocuments, knowledgeBases } from '@/lib/db/schema';
 import { analyze } from '@/lib/search/analyze';
 import { BM25_B, BM25_K1, keywordCandidates, prepareKeywordQuery } from '@/lib/search/query';
 import { useTestApp } from '@/test/support/app';
@@ -66,7 +66,10 @@ describe('semantic search', () => {
     expect(top.content).toContain('approves every invoice');
     expect(top).toMatchObject({ document_id: docIds.get('invoices.md'), document_title: 'invoices.md' });
     expect(top.metadata).toMatchObject({ lang: 'en', section: 'Invoices', chunk_index: 0 });
-    expect(Object.keys(top).sort()).toEqual(['content', 'document_id', 'document_title', 'id', 'metadata', 'score']);
+    expect(Object.keys(top).sort()).toEqual(['content', 'document_id', 'document_title', 'extraction_id', 'file_id', 'id', 'metadata', 'score']);
+    // Where to open it: the document's file and the extraction it was indexed from.
+    const [doc] = await app.db.select().from(kbDocuments).where(eq(kbDocuments.id, top.document_id));
+    expect(top).toMatchObject({ file_id: doc.fileId, extraction_id: doc.extractionId });
     const scores = res.body.chunks.map((c: { score: number }) => c.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(scores.every((s: number) => s >= 0 && s <= 1)).toBe(true);

@@ -1,8 +1,9 @@
 'use client';
 
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Markdown } from '../markdown';
+import type { HighlightTerms } from '../search/highlight';
 import { Button, Card, cx } from '../ui';
 import { splitPages, type MarkdownPage } from './markdown-pages';
 
@@ -14,10 +15,27 @@ function markdownFilename(filename: string | undefined, fallback: string): strin
 
 type View = 'rendered' | 'raw';
 
-/** The extracted text, one page at a time, formatted or raw, with copy and download. */
-export function Result({ markdown, filename, fallbackName }: { markdown: string; filename?: string; fallbackName: string }) {
+/**
+ * The extracted text, one page at a time, formatted or raw, with copy and download. `citedPage`
+ * (a page a search result came from) opens at that page, marked as such; `highlight` marks the
+ * searched words in the formatted text.
+ */
+export function Result({
+  markdown,
+  filename,
+  fallbackName,
+  citedPage,
+  highlight,
+}: {
+  markdown: string;
+  filename?: string;
+  fallbackName: string;
+  citedPage?: number;
+  highlight?: HighlightTerms;
+}) {
   const pages = useMemo(() => splitPages(markdown), [markdown]);
-  const [index, setIndex] = useState(0);
+  const citedIndex = citedPage === undefined ? -1 : pages.findIndex((p) => p.number === citedPage);
+  const [index, setIndex] = useState(Math.max(0, citedIndex));
   const [view, setView] = useState<View>('rendered');
   const contentRef = useRef<HTMLDivElement>(null);
   const current = pages[Math.min(index, pages.length - 1)];
@@ -27,6 +45,13 @@ export function Result({ markdown, filename, fallbackName }: { markdown: string;
     setIndex(Math.max(0, Math.min(pages.length - 1, next)));
     contentRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   };
+
+  // Arriving from a search result (or a changed #page-N): show the cited page and bring it into sight.
+  useEffect(() => {
+    if (citedIndex < 0) return;
+    setIndex(citedIndex);
+    contentRef.current?.scrollIntoView({ block: 'start' });
+  }, [citedIndex]);
 
   const copy = async () => {
     try {
@@ -50,6 +75,7 @@ export function Result({ markdown, filename, fallbackName }: { markdown: string;
   };
 
   const pageLabel = current.number ?? index + 1;
+  const onCitedPage = citedIndex >= 0 && index === citedIndex;
 
   return (
     <Card
@@ -80,14 +106,22 @@ export function Result({ markdown, filename, fallbackName }: { markdown: string;
           ))}
         </div>
         {paged && (
-          <PageNav index={index} pages={pages} onChange={goTo} />
+          <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} />
         )}
       </div>
-      <div ref={contentRef} className="scroll-mt-4" aria-label={paged ? `Page ${pageLabel}` : 'Document text'} role="region">
+      <div ref={contentRef} className="scroll-mt-4">
+        <CitedPageNote citedPage={citedPage} found={citedIndex >= 0} onCitedPage={onCitedPage} marking={Boolean(highlight) && view === 'rendered'} onGo={() => goTo(citedIndex)} />
+      </div>
+      <div
+        id={current.number !== null ? `page-${current.number}` : undefined}
+        className={cx('scroll-mt-4', onCitedPage && 'rounded-md border-l-4 border-amber-500 pl-3')}
+        aria-label={paged ? `Page ${pageLabel}${onCitedPage ? ', found by your search' : ''}` : 'Document text'}
+        role="region"
+      >
         {current.text === '' ? (
           <p className="py-6 text-center text-sm text-slate-600">{paged ? 'No text was found on this page.' : 'No text was found in this document.'}</p>
         ) : view === 'rendered' ? (
-          <Markdown>{current.text}</Markdown>
+          <Markdown highlight={highlight}>{current.text}</Markdown>
         ) : (
           <pre tabIndex={0} aria-label="Raw Markdown" className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-800">
             {current.text}
@@ -96,15 +130,49 @@ export function Result({ markdown, filename, fallbackName }: { markdown: string;
       </div>
       {paged && (
         <div className="mt-4 flex justify-end border-t border-slate-100 pt-3">
-          <PageNav index={index} pages={pages} onChange={goTo} compact />
+          <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} compact />
         </div>
       )}
     </Card>
   );
 }
 
+/** Which page a search result came from: said on that page, with a way back to it from the others. */
+function CitedPageNote({ citedPage, found, onCitedPage, marking, onGo }: { citedPage?: number; found: boolean; onCitedPage: boolean; marking: boolean; onGo: () => void }) {
+  if (citedPage === undefined) return null;
+  const box = 'mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950';
+  if (!found) return <p className={box}>Page {citedPage} was asked for, but this text has no page {citedPage}.</p>;
+  if (onCitedPage) {
+    return (
+      <p className={box} data-testid="cited-page">
+        <strong>Page {citedPage}</strong> holds the passage your search found.{marking ? ' The words you searched for are marked.' : ''}
+      </p>
+    );
+  }
+  return (
+    <p className={box}>
+      The passage your search found is on page {citedPage}.{' '}
+      <button type="button" onClick={onGo} className="font-medium text-indigo-800 underline">
+        Go to page {citedPage}
+      </button>
+    </p>
+  );
+}
+
 /** "Page N of M" with previous and next buttons (and a page picker unless compact). */
-function PageNav({ index, pages, onChange, compact }: { index: number; pages: MarkdownPage[]; onChange: (index: number) => void; compact?: boolean }) {
+function PageNav({
+  index,
+  pages,
+  onChange,
+  citedIndex,
+  compact,
+}: {
+  index: number;
+  pages: MarkdownPage[];
+  onChange: (index: number) => void;
+  citedIndex: number;
+  compact?: boolean;
+}) {
   const label = (i: number) => pages[i].number ?? i + 1;
   return (
     <nav aria-label={compact ? 'Pages (bottom)' : 'Pages'} className="flex flex-wrap items-center gap-2 text-sm">
@@ -127,6 +195,7 @@ function PageNav({ index, pages, onChange, compact }: { index: number; pages: Ma
             {pages.map((p, i) => (
               <option key={i} value={i}>
                 {label(i)}
+                {i === citedIndex ? ' (found by your search)' : ''}
               </option>
             ))}
           </select>

@@ -2,7 +2,8 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { api, ApiClientError, errorMessage } from '../api';
 import type { Extraction, ExtractionStatus, FileRecord } from '../api-types';
@@ -11,15 +12,34 @@ import { Result } from '../extraction/result';
 import { Failure, failureSentence, Progress } from '../extraction/status-cards';
 import { MODE_NAMES } from '../files-common';
 import { RecordNotLoaded, retryUnlessNotFound } from '../not-found';
+import { highlightTerms } from '../search/highlight';
+import { requestedPage } from '../search/links';
 import { Loading, PageHeader, RelativeTime } from '../ui';
 
 /*
  * One extraction: a live progress bar while the document is read, then its text as formatted
  * Markdown or raw, page by page, with copy and download; or why it failed, in plain words.
+ * Search results link here with `?page=N&q=…` (or `#page-N`): the text opens at that page, marked
+ * as the one the passage came from, with the searched words marked.
  */
+
+/** The page and searched words asked for in the address; the hash is read after the first render (the server never sees it). */
+function useCitation(): { page?: number; query: string } {
+  const params = useSearchParams();
+  const [hash, setHash] = useState('');
+  useEffect(() => {
+    const read = () => setHash(window.location.hash);
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, []);
+  return { page: requestedPage(params.toString(), hash), query: params.get('q') ?? '' };
+}
 
 export function ExtractionView({ extractionId }: { extractionId: string }) {
   const queryClient = useQueryClient();
+  const citation = useCitation();
+  const highlight = useMemo(() => (citation.query.trim() ? highlightTerms(citation.query) : undefined), [citation.query]);
   const query = useQuery({
     queryKey: ['extraction', extractionId],
     queryFn: () => api<Extraction>(`/v1/extractions/${extractionId}`),
@@ -105,7 +125,7 @@ export function ExtractionView({ extractionId }: { extractionId: string }) {
           ) : extraction.status === 'failed' ? (
             <Failure extraction={extraction} />
           ) : (
-            <Result markdown={extraction.markdown ?? ''} filename={filename} fallbackName={extraction.id} />
+            <Result markdown={extraction.markdown ?? ''} filename={filename} fallbackName={extraction.id} citedPage={citation.page} highlight={highlight} />
           )}
         </div>
         <About extraction={extraction} file={file.data} />

@@ -2,12 +2,13 @@
 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { api, errorMessage, type Page } from '../api';
 import type { KnowledgeBaseListItem, SearchResponse } from '../api-types';
 import { buildFilter, MetadataFilters, type FilterRow } from '../metadata-filters';
-import { queryWords, ResultCard, type SearchRun } from '../search-results';
+import { ResultCard, type SearchRun } from '../search-results';
+import { highlightTerms } from '../search/highlight';
 import { Button, Card, cx, EmptyState, ErrorState, Field, Input, Loading, PageHeader, Select } from '../ui';
 
 type Mode = 'semantic' | 'hybrid';
@@ -75,7 +76,6 @@ function KeywordShare({ value, onChange }: { value: number; onChange: (v: number
 }
 
 interface SearchRequest extends SearchRun {
-  kbId: string;
   topK: number;
   threshold?: number;
   filter?: Record<string, unknown>;
@@ -112,6 +112,22 @@ export function Search({ initialKbId }: { initialKbId?: string }) {
     },
     onError: (err) => toast.error(`The search did not run: ${errorMessage(err)}`),
   });
+
+  const answeredQuery = search.data ? (search.variables?.query ?? '') : '';
+  const terms = useMemo(() => highlightTerms(answeredQuery), [answeredQuery]);
+
+  // On phones the results sit below the form: bring them into sight (and focus) when a search ends.
+  const resultsRef = useRef<HTMLElement>(null);
+  const endedAt = search.isSuccess || search.isError ? search.submittedAt : 0;
+  useEffect(() => {
+    const section = resultsRef.current;
+    if (!endedAt || !section) return;
+    const top = section.getBoundingClientRect().top;
+    if (top >= 0 && top < window.innerHeight / 2) return;
+    const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    section.scrollIntoView({ block: 'start', behavior: reduceMotion ? 'auto' : 'smooth' });
+    section.focus({ preventScroll: true });
+  }, [endedAt]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -150,7 +166,6 @@ export function Search({ initialKbId }: { initialKbId?: string }) {
   }
 
   const run = search.data ? search.variables : undefined;
-  const words = run ? queryWords(run.query) : [];
 
   return (
     <>
@@ -194,7 +209,7 @@ export function Search({ initialKbId }: { initialKbId?: string }) {
             </Button>
           </form>
         </Card>
-        <section aria-labelledby="results-heading" className="min-w-0 space-y-3">
+        <section ref={resultsRef} tabIndex={-1} aria-labelledby="results-heading" className="min-w-0 scroll-mt-4 space-y-3 focus:outline-none">
           <h2 id="results-heading" className="text-base font-semibold">
             Results
           </h2>
@@ -222,7 +237,7 @@ export function Search({ initialKbId }: { initialKbId?: string }) {
             <ol className="space-y-3" aria-label="Passages found">
               {search.data.chunks.map((chunk, i) => (
                 <li key={chunk.id}>
-                  <ResultCard chunk={chunk} rank={i + 1} run={run} words={words} />
+                  <ResultCard chunk={chunk} rank={i + 1} run={run} terms={terms} />
                 </li>
               ))}
             </ol>

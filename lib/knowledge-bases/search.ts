@@ -132,7 +132,16 @@ export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, inp
       .filter((h) => details.has(h.id))
       .map((h) => {
         const d = details.get(h.id)!;
-        return { id: h.id, document_id: d.document_id, document_title: d.document_title, content: d.content, score: h.score, metadata: d.metadata };
+        return {
+          id: h.id,
+          document_id: d.document_id,
+          document_title: d.document_title,
+          file_id: d.file_id,
+          extraction_id: d.extraction_id,
+          content: d.content,
+          score: h.score,
+          metadata: d.metadata,
+        };
       });
   });
   const chunks = await rerankChunks(input, found);
@@ -202,6 +211,8 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
           id: h.id,
           document_id: d.document_id,
           document_title: d.document_title,
+          file_id: d.file_id,
+          extraction_id: d.extraction_id,
           content: d.content,
           score: h.score,
           vector_score: h.vector_score,

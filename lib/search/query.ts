@@ -212,6 +212,8 @@ export type ChunkDetails = {
   id: string;
   document_id: string;
   document_title: string;
+  file_id: string;
+  extraction_id: string;
   content: string;
   metadata: Record<string, unknown>;
 };
@@ -222,7 +224,7 @@ export async function chunkDetails(db: DbOrTx, ids: string[]): Promise<Map<strin
   if (ids.length === 0) return out;
   const rows = await queryRows<Omit<ChunkDetails, 'metadata'> & { metadata: unknown }>(
     db,
-    sql`select c.id, c.document_id, d.title as document_title, c.content, c.metadata
+    sql`select c.id, c.document_id, d.title as document_title, d.file_id, d.extraction_id, c.content, c.metadata
         from kb_chunks c join kb_documents d on d.id = c.document_id
         where c.id in (${idList(ids)})`,
   );

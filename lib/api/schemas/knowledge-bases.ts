@@ -305,6 +305,8 @@ const chunkBase = {
   id: z.string().meta({ example: 'chunk_01jd0000000000000000000000' }),
   document_id: z.string(),
   document_title: z.string(),
+  file_id: z.string().meta({ description: "The document's file" }),
+  extraction_id: z.string().meta({ description: 'The extraction the chunk was indexed from (open it at metadata.page)' }),
   content: z.string(),
   score: z.number().min(0).max(1),
   metadata: z.record(z.string(), z.unknown()).meta({ description: "The document's metadata plus page, section and chunk_index" }),
