@@ -17,6 +17,39 @@ export class ApiClientError extends Error {
   }
 }
 
+let leaving = false;
+
+/**
+ * The session ended (signed out elsewhere, expired, or the account was turned off): off to the
+ * sign-in page, which says so and comes back here afterwards. Once, however many requests fail.
+ */
+export function sessionEnded(): void {
+  if (typeof window === 'undefined' || leaving) return;
+  leaving = true;
+  const here = `${window.location.pathname}${window.location.search}`;
+  window.location.assign(`/sign-in?expired=1&next=${encodeURIComponent(here)}`);
+}
+
+/** Signing out on purpose: the requests that fail meanwhile do not send the person to sign in again. */
+export function leavingOnPurpose(): void {
+  leaving = true;
+}
+
+/**
+ * `next` when it is a page of this site (a path starting with one "/"), otherwise the overview: a
+ * link to the sign-in page must not be able to send people elsewhere after they sign in.
+ */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || /[\\\u0000-\u001f]/.test(next)) return '/';
+  try {
+    const base = 'http://quarry.invalid';
+    const url = new URL(next, base);
+    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : '/';
+  } catch {
+    return '/';
+  }
+}
+
 export async function api<T = unknown>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
   const { json, headers, ...rest } = init;
   const res = await fetch(path, {
@@ -35,7 +68,7 @@ export async function api<T = unknown>(path: string, init: RequestInit & { json?
   }
   if (!res.ok) {
     const error = (body as { error?: { code?: string; message?: string; details?: Record<string, unknown> } } | undefined)?.error;
-    if (res.status === 401 && typeof window !== 'undefined') window.location.assign('/sign-in');
+    if (res.status === 401) sessionEnded();
     throw new ApiClientError(res.status, error?.code ?? 'HTTP_ERROR', error?.message ?? `The server answered ${res.status}`, error?.details);
   }
   return body as T;

@@ -3,7 +3,8 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
-import { useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
+import { leavingOnPurpose } from './api';
 import { useHealth } from './hooks';
 import { cx } from './ui';
 
@@ -11,6 +12,19 @@ interface ShellUser {
   email: string;
   name: string;
   role: 'admin' | 'member';
+}
+
+/** What this server is set up to offer, read by the console layout on the server. */
+export interface ConsoleFeatures {
+  /** A cloud text recognition service is configured: the choice is offered only then. */
+  cloudOcr: boolean;
+}
+
+const FeaturesContext = createContext<ConsoleFeatures>({ cloudOcr: false });
+
+/** The features of this server, so pages offer only the choices that will work. */
+export function useConsoleFeatures(): ConsoleFeatures {
+  return useContext(FeaturesContext);
 }
 
 const NAV: { href: string; label: string; admin?: boolean }[] = [
@@ -28,7 +42,7 @@ function isActive(pathname: string, href: string): boolean {
 }
 
 /** The console frame: navigation (a menu button on small screens), the user, and the maintenance banner. */
-export function ConsoleShell({ user, children }: { user: ShellUser; children: ReactNode }) {
+export function ConsoleShell({ user, features, children }: { user: ShellUser; features: ConsoleFeatures; children: ReactNode }) {
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
   const health = useHealth();
@@ -83,7 +97,14 @@ export function ConsoleShell({ user, children }: { user: ShellUser; children: Re
               {user.name}
             </p>
             <p className="text-xs text-slate-600">{user.role === 'admin' ? 'Administrator' : 'Member'}</p>
-            <button type="button" className="mt-2 text-sm text-indigo-700 underline" onClick={() => signOut({ callbackUrl: '/sign-in' })}>
+            <button
+              type="button"
+              className="mt-2 text-sm text-indigo-700 underline"
+              onClick={() => {
+                leavingOnPurpose();
+                void signOut({ callbackUrl: '/sign-in' });
+              }}
+            >
               Sign out
             </button>
           </div>
@@ -96,7 +117,7 @@ export function ConsoleShell({ user, children }: { user: ShellUser; children: Re
           </div>
         )}
         <main id="main" className="mx-auto max-w-6xl px-4 py-6 md:px-8">
-          {children}
+          <FeaturesContext.Provider value={features}>{children}</FeaturesContext.Provider>
         </main>
       </div>
     </div>

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { api } from './api';
+import { api, sessionEnded } from './api';
 import type { HealthDetail, Me } from './api-types';
 
 export function useMe() {
@@ -14,7 +14,10 @@ export function useHealth() {
     queryKey: ['health'],
     queryFn: async () => {
       const res = await fetch('/health/detailed', { credentials: 'same-origin' });
-      if (res.status === 401) throw new Error('Signed out');
+      if (res.status === 401) {
+        sessionEnded();
+        throw new Error('Signed out');
+      }
       return (await res.json()) as HealthDetail;
     },
     refetchInterval: 15_000,

@@ -50,3 +50,20 @@ export function RecordNotLoaded({
     </>
   );
 }
+
+/** The console's page for an address that leads nowhere, shown inside the console's frame. */
+export function PageNotFound() {
+  return (
+    <>
+      <PageHeader title="This page does not exist" description="The address may be mistyped, or the page may have moved." />
+      <div className="rounded-lg border border-slate-200 bg-white p-6 text-sm shadow-sm">
+        <p className="text-slate-700">Check the address, or use the menu to find what you were looking for.</p>
+        <p className="mt-4">
+          <Link href="/" className="inline-flex items-center rounded-md bg-indigo-600 px-3 py-2 font-medium text-white hover:bg-indigo-700">
+            Go to the overview
+          </Link>
+        </p>
+      </div>
+    </>
+  );
+}

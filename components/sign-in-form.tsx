@@ -3,6 +3,7 @@
 import { signIn } from 'next-auth/react';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { Suspense, useState } from 'react';
+import { safeNextPath } from './api';
 import { Button, Field, FormError, Input } from './ui';
 
 function Form() {
@@ -12,6 +13,7 @@ function Form() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const expired = params.get('expired') === '1';
   return (
     <form
       className="w-full max-w-sm space-y-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
@@ -22,8 +24,8 @@ function Form() {
         const result = await signIn('credentials', { email, password, redirect: false });
         setBusy(false);
         if (result?.ok) {
-          const next = params.get('callbackUrl');
-          router.replace(next && next.startsWith('/') && !next.startsWith('//') ? next : '/');
+          // `next` comes from the console when a session ended; `callbackUrl` from the sign-in redirect.
+          router.replace(safeNextPath(params.get('next') ?? params.get('callbackUrl')));
           router.refresh();
         } else {
           setError('The email or password is not right, or the account is disabled.');
@@ -31,6 +33,11 @@ function Form() {
       }}
     >
       <h1 className="text-xl font-semibold">Sign in to Quarry</h1>
+      {expired && (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          Your session ended. Sign in again to continue.
+        </p>
+      )}
       <Field label="Email">
         {({ id }) => <Input id={id} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />}
       </Field>

@@ -2,8 +2,9 @@
 
 import { useState, type FormEvent } from 'react';
 import { ApiClientError, errorMessage } from './api';
-import { CheckboxGroup, generateSecret, type Choice } from './admin';
+import { CheckboxGroup, type Choice } from './admin';
 import { Button, Field, FormError, Input } from './ui';
+import { SecretField, newSecret, type SecretSource } from './webhooks/secret-field';
 
 /* The form that creates a webhook or changes one: address, events and signing secret. */
 
@@ -37,10 +38,37 @@ export function describeEvents(events: string[]): string {
   return events.map((e) => EVENT_CHOICES.find((c) => c.value === e)?.label ?? e).join(', ');
 }
 
+type Errors = { url?: string; events?: string; secret?: string; form?: string };
+
+function checkUrl(url: string): string | undefined {
+  if (!url.trim()) return 'Enter the web address that should receive the messages.';
+  if (!/^https?:\/\//i.test(url.trim())) return 'The address must start with https://';
+  return undefined;
+}
+
+function checkEvents(events: string[]): string | undefined {
+  return events.length === 0 ? 'Choose at least one event, or "All events".' : undefined;
+}
+
+function checkSecret(mode: 'create' | 'edit', secret: string): string | undefined {
+  if ((mode === 'create' || secret) && secret.length < MIN_SECRET_LENGTH) return `The secret must be at least ${MIN_SECRET_LENGTH} characters.`;
+  return undefined;
+}
+
+/** The API's refusal of an address, in plain words (its own wording is written for developers). */
+function urlRefusal(reason: string, fallback: string): string {
+  if (/https/.test(reason)) return 'The address must start with https://';
+  if (/credentials/.test(reason)) return 'Remove the user name and password from the address: the signing secret already proves the messages come from Quarry.';
+  if (/not a valid URL/.test(reason)) return 'Enter a full web address, such as https://example.com/hooks/quarry';
+  if (/public/.test(reason)) return 'This address is on a private or local network. Quarry only sends messages to addresses on the internet.';
+  return fallback;
+}
+
 /**
- * Create (`mode="create"`: the secret is required) or edit (`mode="edit"`: a new secret is
- * optional and replaces the old one). `onSubmit` sends the request; its API errors are shown
- * beside the field they name.
+ * Create (`mode="create"`: a secret is required, made for the person unless they type their own)
+ * or edit (`mode="edit"`: a new secret is optional and replaces the old one). `onSubmit` sends the
+ * request; its API errors are shown beside the field they name. A field's message is checked again
+ * as the person changes the field, so it goes away as soon as the field is right.
  */
 export function WebhookForm({
   mode,
@@ -58,30 +86,29 @@ export function WebhookForm({
   const [url, setUrl] = useState(initial?.url ?? '');
   const [events, setEvents] = useState<string[]>(initial?.events ?? []);
   const all = events.includes(ALL_EVENTS);
-  const [secret, setSecret] = useState('');
+  const [source, setSource] = useState<SecretSource>(mode === 'create' ? 'generated' : 'own');
+  const [secret, setSecret] = useState(() => (mode === 'create' ? newSecret() : ''));
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<{ url?: string; events?: string; secret?: string; form?: string }>({});
+  const [errors, setErrors] = useState<Errors>({});
 
-  function validate() {
-    const next: typeof errors = {};
-    if (!url.trim()) next.url = 'Enter the web address that should receive the messages.';
-    else if (!/^https?:\/\//i.test(url.trim())) next.url = 'The address must start with https://';
-    if (events.length === 0) next.events = 'Choose at least one event, or "All events".';
-    if ((mode === 'create' || secret) && secret.length < MIN_SECRET_LENGTH) next.secret = `The secret must be at least ${MIN_SECRET_LENGTH} characters. Use "Generate" for a strong one.`;
-    return next;
+  /** Re-checks a field that shows a message: the message changes or goes once the field is right. */
+  function recheck(field: 'url' | 'events' | 'secret', message: string | undefined) {
+    setErrors((current) => (current[field] ? { ...current, [field]: message } : current));
   }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const next = validate();
+    const next: Errors = { url: checkUrl(url), events: checkEvents(events), secret: checkSecret(mode, secret) };
     setErrors(next);
-    if (Object.keys(next).length > 0) return;
+    if (next.url || next.events || next.secret) return;
     setBusy(true);
     try {
       await onSubmit({ url: url.trim(), events: all ? [ALL_EVENTS] : events, ...(secret ? { secret } : {}) });
     } catch (err) {
       const field = err instanceof ApiClientError ? (err.details?.field as string | undefined) : undefined;
-      if (field === 'url' || field === 'events' || field === 'secret') setErrors({ [field]: errorMessage(err) });
+      const reason = err instanceof ApiClientError ? String(err.details?.reason ?? '') : '';
+      if (field === 'url') setErrors({ url: urlRefusal(reason, errorMessage(err)) });
+      else if (field === 'events' || field === 'secret') setErrors({ [field]: errorMessage(err) });
       else setErrors({ form: errorMessage(err) });
     } finally {
       setBusy(false);
@@ -101,7 +128,10 @@ export function WebhookForm({
             autoComplete="off"
             placeholder="https://example.com/hooks/quarry"
             value={url}
-            onChange={(e) => setUrl(e.target.value)}
+            onChange={(e) => {
+              setUrl(e.target.value);
+              recheck('url', checkUrl(e.target.value));
+            }}
           />
         )}
       </Field>
@@ -110,37 +140,30 @@ export function WebhookForm({
         hint="Choose what the receiver should hear about."
         choices={[{ value: ALL_EVENTS, label: 'All events', description: 'Every kind, including kinds added in later versions' }, ...EVENT_CHOICES]}
         selected={events}
-        onChange={setEvents}
+        onChange={(next) => {
+          setEvents(next);
+          recheck('events', checkEvents(next));
+        }}
         covered={all ? EVENT_CHOICES.map((c) => c.value) : []}
         error={errors.events}
       />
-      <Field
-        label={mode === 'create' ? 'Signing secret' : 'New signing secret (optional)'}
-        hint={
-          mode === 'create'
-            ? 'Each message is signed with this secret so the receiver can check it really came from Quarry. At least 16 characters. Keep a copy: it is not shown again after saving.'
-            : 'Leave empty to keep the current secret. A new secret is used from the next message on.'
-        }
+      <SecretField
+        mode={mode}
+        source={source}
+        onSourceChange={(next) => {
+          setSource(next);
+          const value = next === 'generated' ? newSecret() : '';
+          setSecret(value);
+          setErrors((current) => ({ ...current, secret: undefined }));
+        }}
+        secret={secret}
+        onSecretChange={(value) => {
+          setSecret(value);
+          recheck('secret', checkSecret(mode, value));
+        }}
         error={errors.secret}
-      >
-        {({ id, describedBy }) => (
-          <div className="flex flex-wrap gap-2">
-            <Input
-              id={id}
-              aria-describedby={describedBy}
-              aria-invalid={errors.secret ? true : undefined}
-              autoComplete="off"
-              spellCheck={false}
-              className="min-w-0 flex-1 basis-56 font-mono"
-              value={secret}
-              onChange={(e) => setSecret(e.target.value)}
-            />
-            <Button variant="secondary" onClick={() => setSecret(generateSecret())}>
-              Generate
-            </Button>
-          </div>
-        )}
-      </Field>
+        minLength={MIN_SECRET_LENGTH}
+      />
       <FormError message={errors.form} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" busy={busy}>

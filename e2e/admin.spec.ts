@@ -60,8 +60,9 @@ test('webhooks: add one, see a delivery and its attempt, send it again, and send
     await page.getByLabel('Receiving address (URL)').fill(receiver.url);
     const events = page.getByRole('group', { name: 'Events to send' });
     await events.getByRole('checkbox', { name: /knowledge_base\.created/ }).check();
-    await page.getByRole('button', { name: 'Generate' }).click();
+    // The secret is made for the person, shown once with a warning.
     await expect(page.getByLabel('Signing secret')).toHaveValue(/^[A-Za-z0-9]{40}$/);
+    await expect(page.getByRole('note').filter({ hasText: 'Shown once: store it now.' })).toBeVisible();
     await screens(page, 'webhook-form');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await expect(page).toHaveURL(/\/webhooks\/wh_/);
@@ -135,7 +136,12 @@ test('API keys: create one shown once, use it, revoke it', async ({ page, reques
   await dialog.getByRole('button', { name: 'Copy key' }).click();
   await expect(dialog.getByRole('button', { name: 'Copied', exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-  await dialog.getByRole('button', { name: 'I have copied it' }).click();
+  // Escape does not lose the key: the dialog closes once the key is said to be stored.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeDisabled();
+  await dialog.getByLabel('I have stored this key somewhere safe').check();
+  await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
 
   const row = page.getByRole('row').filter({ hasText: 'E2E reader' });
@@ -210,6 +216,9 @@ test('maintenance mode: turned on with a message shows a banner, and is turned o
     await page.getByLabel('Message shown to people').fill(message);
     await screens(page, 'settings');
     await toggle.click();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Turn on maintenance mode?' });
+    await expect(confirm).toContainText(message);
+    await confirm.getByRole('button', { name: 'Turn on maintenance mode' }).click();
     await expect(toggle).toHaveAttribute('aria-checked', 'true');
     const banner = page.getByRole('alert').filter({ hasText: 'Maintenance mode is on.' });
     await expect(banner).toContainText(message);

@@ -84,7 +84,7 @@ describe('webhook endpoints', () => {
     expect(detail.text).not.toContain(SECRET);
     const list = await app.call(webhooksRoute.GET, { path: '/v1/webhooks' });
     expect(list.body.total).toBeGreaterThanOrEqual(1);
-    expect(Object.keys(list.body.items[0]).sort()).toEqual(['created_at', 'enabled', 'events', 'id', 'url']);
+    expect(Object.keys(list.body.items[0]).sort()).toEqual(['created_at', 'enabled', 'events', 'id', 'recent_failures', 'url']);
     expect(list.text).not.toContain(SECRET);
     await quiet();
   });

@@ -6,6 +6,7 @@ import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { api, ApiClientError, errorMessage } from '../api';
 import type { CreatedExtraction, ExtractionMode, FileRecord } from '../api-types';
+import { useConsoleFeatures } from '../console-shell';
 import { MODE_NAMES } from '../files-common';
 import { Button, cx, Field, FormError, Select } from '../ui';
 
@@ -28,7 +29,7 @@ const LANGUAGES = [
 const ENGINES = [
   { value: 'default', label: 'Built-in (recommended)' },
   { value: 'tesseract', label: 'Tesseract' },
-  { value: 'cloud', label: 'Cloud service set up by your administrator' },
+  { value: 'cloud', label: 'Cloud service set up by your administrator', needs: 'cloudOcr' as const },
 ];
 
 /** A labelled checkbox with an explanation underneath. */
@@ -54,6 +55,9 @@ export function ExtractForm({ file }: { file: FileRecord }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const isImage = file.content_type.startsWith('image/');
+  const features = useConsoleFeatures();
+  // A choice this server is not set up for is not offered at all, rather than refused on starting.
+  const engines = ENGINES.filter((e) => !e.needs || features[e.needs]);
   const [mode, setMode] = useState<ExtractionMode>('normal');
   const [language, setLanguage] = useState('');
   const [engine, setEngine] = useState('default');
@@ -140,7 +144,7 @@ export function ExtractForm({ file }: { file: FileRecord }) {
         <Field label="Text recognition engine" hint="Which reader looks at scanned pages. The built-in one suits most documents.">
           {({ id, describedBy }) => (
             <Select id={id} aria-describedby={describedBy} value={engine} onChange={(e) => setEngine(e.target.value)}>
-              {ENGINES.map((l) => (
+              {engines.map((l) => (
                 <option key={l.value} value={l.value}>
                   {l.label}
                 </option>

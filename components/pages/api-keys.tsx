@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { CheckboxGroup, CopyButton, QueryError, isForbidden, retryUnlessRefused, type Choice } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
@@ -95,6 +95,13 @@ function parseIps(text: string): string[] {
     .filter(Boolean);
 }
 
+const checkName = (name: string) => (name.trim() ? undefined : 'Give the key a name, for example the program that will use it.');
+const checkScopes = (scopes: string[]) => (scopes.length === 0 ? 'Choose at least one permission.' : undefined);
+const checkDays = (days: string) => {
+  const count = days.trim() ? Number(days) : undefined;
+  return count !== undefined && (!Number.isInteger(count) || count < 1 || count > 3650) ? 'Enter a whole number of days from 1 to 3650, or leave it empty.' : undefined;
+};
+
 function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey) => void; onCancel: () => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
@@ -106,15 +113,26 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
     mutationFn: (body: Record<string, unknown>) => api<CreatedApiKey>('/v1/api-keys', { method: 'POST', json: body }),
   });
 
+  /** A field's message is checked again as the field changes, so it goes as soon as the field is right. */
+  function edited<V>(set: (value: V) => void, field: 'name' | 'scopes' | 'days' | 'ips', check: (value: V) => string | undefined) {
+    return (value: V) => {
+      set(value);
+      setErrors((current) => (current[field] ? { ...current, [field]: check(value) } : current));
+    };
+  }
+  const changeName = edited(setName, 'name', checkName);
+  const changeScopes = edited(setScopes, 'scopes', checkScopes);
+  const changeDays = edited(setDays, 'days', checkDays);
+  // Only the server checks the addresses: its message goes once they are changed, until the next try.
+  const changeIps = edited(setIps, 'ips', () => undefined);
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     const next: typeof errors = {};
-    if (!name.trim()) next.name = 'Give the key a name, for example the program that will use it.';
-    if (scopes.length === 0) next.scopes = 'Choose at least one permission.';
-    const dayCount = days.trim() ? Number(days) : undefined;
-    if (dayCount !== undefined && (!Number.isInteger(dayCount) || dayCount < 1 || dayCount > 3650)) next.days = 'Enter a whole number of days from 1 to 3650, or leave it empty.';
+    for (const [field, message] of [['name', checkName(name)], ['scopes', checkScopes(scopes)], ['days', checkDays(days)]] as const) if (message) next[field] = message;
     setErrors(next);
     if (Object.keys(next).length > 0) return;
+    const dayCount = days.trim() ? Number(days) : undefined;
     const covered = coveredScopes(scopes);
     const allowed = parseIps(ips);
     try {
@@ -140,7 +158,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
       <Field label="Name" hint="Something that tells you where the key is used, such as “Invoice importer”." error={errors.name}>
-        {({ id, describedBy }) => <Input id={id} aria-describedby={describedBy} aria-invalid={errors.name ? true : undefined} maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}
+        {({ id, describedBy }) => <Input id={id} aria-describedby={describedBy} aria-invalid={errors.name ? true : undefined} maxLength={200} value={name} onChange={(e) => changeName(e.target.value)} />}
       </Field>
       <CheckboxGroup
         legend="Permissions"
@@ -148,18 +166,18 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
         choices={SCOPE_CHOICES}
         selected={scopes}
         covered={coveredScopes(scopes)}
-        onChange={setScopes}
+        onChange={changeScopes}
         error={errors.scopes}
       />
       <div className="grid gap-5 sm:grid-cols-2">
         <Field label="Expires after (days)" hint="Leave empty for a key that never expires." error={errors.days}>
           {({ id, describedBy }) => (
-            <Input id={id} aria-describedby={describedBy} aria-invalid={errors.days ? true : undefined} type="number" inputMode="numeric" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />
+            <Input id={id} aria-describedby={describedBy} aria-invalid={errors.days ? true : undefined} type="number" inputMode="numeric" min={1} max={3650} value={days} onChange={(e) => changeDays(e.target.value)} />
           )}
         </Field>
         <Field label="Allowed addresses (optional)" hint="IP addresses or ranges such as 203.0.113.7 or 10.0.0.0/8, one per line. Leave empty to allow any address." error={errors.ips}>
           {({ id, describedBy }) => (
-            <Textarea id={id} aria-describedby={describedBy} aria-invalid={errors.ips ? true : undefined} rows={3} spellCheck={false} className="font-mono" value={ips} onChange={(e) => setIps(e.target.value)} />
+            <Textarea id={id} aria-describedby={describedBy} aria-invalid={errors.ips ? true : undefined} rows={3} spellCheck={false} className="font-mono" value={ips} onChange={(e) => changeIps(e.target.value)} />
           )}
         </Field>
       </div>
@@ -176,10 +194,19 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   );
 }
 
-/** The new key, shown this one time, with a copy button and a warning. */
+/**
+ * The new key, shown this one time, with a copy button and a warning. It stays open (Escape does
+ * nothing) until the person says they have stored the key, as losing it means making a new one.
+ */
 function NewKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onClose: () => void }) {
+  const [stored, setStored] = useState(false);
+  const storedId = useId();
+  const close = () => {
+    setStored(false);
+    onClose();
+  };
   return (
-    <Dialog open={created !== null} title="Your new API key" onClose={onClose}>
+    <Dialog open={created !== null} title="Your new API key" onClose={close} dismissible={false}>
       {created && (
         <div className="space-y-4 text-sm">
           <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900">
@@ -193,9 +220,15 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onC
               </div>
             )}
           </Field>
+          <div className="flex items-start gap-2">
+            <input id={storedId} type="checkbox" className="mt-0.5 h-4 w-4 shrink-0 accent-indigo-600" checked={stored} onChange={(e) => setStored(e.target.checked)} />
+            <label htmlFor={storedId} className="font-medium text-slate-800">
+              I have stored this key somewhere safe
+            </label>
+          </div>
           <div className="flex justify-end">
-            <Button variant="secondary" onClick={onClose}>
-              I have copied it
+            <Button variant="secondary" disabled={!stored} onClick={close}>
+              Close
             </Button>
           </div>
         </div>
@@ -266,5 +299,5 @@ function KeyTable({ keys }: { keys: ApiKey[] }) {
       ),
     },
   ];
-  return <Table label="API keys" caption="API keys" className="min-w-[44rem]" columns={columns} rows={keys} rowKey={(k) => k.id} />;
+  return <Table label="API keys" caption="API keys" className="sm:min-w-[44rem]" cardsOnPhones columns={columns} rows={keys} rowKey={(k) => k.id} />;
 }

@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { QueryError, Switch, isForbidden, retryUnlessRefused } from '../admin';
 import { api, errorMessage } from '../api';
 import type { Maintenance } from '../api-types';
-import { Button, Card, Field, Loading, PageHeader, RelativeTime, Textarea } from '../ui';
+import { Button, Card, Dialog, Field, Loading, PageHeader, RelativeTime, Textarea } from '../ui';
 
 const MAX_MESSAGE = 1000;
 
@@ -62,8 +62,16 @@ function MaintenanceForm({ current }: { current: Maintenance }) {
     },
     onError: (err) => toast.error(errorMessage(err)),
   });
+  const [confirming, setConfirming] = useState(false);
   const trimmed = message.trim();
   const body = (enabled: boolean) => ({ enabled, ...(trimmed ? { message: trimmed } : {}) });
+  const turn = (enabled: boolean) =>
+    save.mutate(body(enabled), {
+      onSuccess: () => {
+        setConfirming(false);
+        toast.success(enabled ? 'Maintenance mode is on' : 'Maintenance mode is off');
+      },
+    });
 
   return (
     <div className="space-y-4">
@@ -78,7 +86,8 @@ function MaintenanceForm({ current }: { current: Maintenance }) {
         label="Maintenance mode"
         checked={current.enabled}
         busy={save.isPending}
-        onChange={(enabled) => save.mutate(body(enabled), { onSuccess: () => toast.success(enabled ? 'Maintenance mode is on' : 'Maintenance mode is off') })}
+        // Turning it on stops everyone's work, so it is asked first; turning it off is not.
+        onChange={(enabled) => (enabled ? setConfirming(true) : turn(false))}
         description={
           <>
             {current.enabled ? 'On' : 'Off'}
@@ -96,6 +105,29 @@ function MaintenanceForm({ current }: { current: Maintenance }) {
           Save message
         </Button>
       )}
+      <Dialog open={confirming} title="Turn on maintenance mode?" onClose={() => setConfirming(false)}>
+        <div className="space-y-3 text-sm text-slate-700">
+          <p>
+            Everyone will see a notice, and Quarry will refuse uploads, searches and every other request from people and programs until you turn maintenance mode off
+            again. This page keeps working.
+          </p>
+          {trimmed ? (
+            <p>
+              People will see: <q className="font-medium text-slate-900">{trimmed}</q>
+            </p>
+          ) : (
+            <p>No message is set: people will be told that the service is not accepting changes right now.</p>
+          )}
+        </div>
+        <div className="mt-5 flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+          <Button busy={save.isPending} onClick={() => turn(true)}>
+            Turn on maintenance mode
+          </Button>
+        </div>
+      </Dialog>
     </div>
   );
 }

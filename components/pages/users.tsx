@@ -121,7 +121,7 @@ function UserTable({
         </Select>
       ),
     },
-    { header: 'Account', cell: (u) => (u.disabled ? <Badge tone="red">turned off</Badge> : <Badge tone="green">active</Badge>) },
+    { header: 'Status', cell: (u) => (u.disabled ? <Badge tone="red">turned off</Badge> : <Badge tone="green">active</Badge>) },
     { header: 'Last sign-in', className: 'whitespace-nowrap', cell: (u) => <RelativeTime iso={u.last_sign_in_at} /> },
     {
       header: 'Actions',
@@ -152,8 +152,11 @@ function UserTable({
       ),
     },
   ];
-  return <Table label="Users" caption="Users" className="min-w-[44rem]" columns={columns} rows={users} rowKey={(u) => u.id} />;
+  return <Table label="Users" caption="Users" className="sm:min-w-[44rem]" cardsOnPhones columns={columns} rows={users} rowKey={(u) => u.id} />;
 }
+
+const checkEmail = (email: string) => (/^[^\s@]+@[^\s@]+$/.test(email.trim()) ? undefined : 'Enter an email address.');
+const checkPassword = (password: string) => (password.length < MIN_PASSWORD ? `The password must be at least ${MIN_PASSWORD} characters.` : undefined);
 
 function AddUserForm({ onDone }: { onDone: () => void }) {
   const queryClient = useQueryClient();
@@ -164,13 +167,14 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
 
+  /** A field's message is checked again as the field changes, so it goes as soon as the field is right. */
+  const recheck = (field: 'email' | 'password', message: string | undefined) => setErrors((current) => (current[field] ? { ...current, [field]: message } : current));
+
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const next: typeof errors = {};
-    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) next.email = 'Enter an email address.';
-    if (password.length < MIN_PASSWORD) next.password = `The password must be at least ${MIN_PASSWORD} characters.`;
+    const next: typeof errors = { email: checkEmail(email), password: checkPassword(password) };
     setErrors(next);
-    if (Object.keys(next).length > 0) return;
+    if (next.email || next.password) return;
     setBusy(true);
     try {
       const user = await api<User>('/v1/users', { method: 'POST', json: { email: email.trim(), password, role, ...(name.trim() ? { name: name.trim() } : {}) } });
@@ -192,7 +196,18 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label="Email" error={errors.email}>
           {({ id, describedBy }) => (
-            <Input id={id} aria-describedby={describedBy} aria-invalid={errors.email ? true : undefined} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+            <Input
+              id={id}
+              aria-describedby={describedBy}
+              aria-invalid={errors.email ? true : undefined}
+              type="email"
+              autoComplete="off"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+                recheck('email', checkEmail(e.target.value));
+              }}
+            />
           )}
         </Field>
         <Field label="Name (optional)">{({ id }) => <Input id={id} autoComplete="off" maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
@@ -205,7 +220,10 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
               type="password"
               autoComplete="new-password"
               value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                recheck('password', checkPassword(e.target.value));
+              }}
             />
           )}
         </Field>

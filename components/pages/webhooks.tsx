@@ -12,6 +12,27 @@ import { WebhookForm, describeEvents, type WebhookFormValues } from '../webhook-
 
 const LIMIT = 25;
 
+/** "Failing: the last delivery failed" or "Failing: last 3 deliveries failed" (10 or more: "the last 10 or more"). */
+function failingText(count: number): string {
+  if (count === 1) return 'Failing: the last delivery failed';
+  return count >= 10 ? 'Failing: the last 10 or more deliveries failed' : `Failing: last ${count} deliveries failed`;
+}
+
+/** Whether the webhook sends, and a warning when its latest deliveries did not get through. */
+function WebhookStatus({ webhook }: { webhook: WebhookListItem }) {
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <StatusBadge status={webhook.enabled ? 'enabled' : 'disabled'} />
+      {webhook.recent_failures > 0 && (
+        <p className="flex items-start gap-1 text-xs font-medium text-red-800">
+          <span aria-hidden="true">⚠</span>
+          {failingText(webhook.recent_failures)}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** The webhooks of one page of the list, each linking to its own page. */
 function WebhookTable({ items }: { items: WebhookListItem[] }) {
   const columns: Column<WebhookListItem>[] = [
@@ -24,10 +45,10 @@ function WebhookTable({ items }: { items: WebhookListItem[] }) {
       ),
     },
     { header: 'Events', className: 'text-slate-700', cell: (w) => describeEvents(w.events) },
-    { header: 'Status', cell: (w) => <StatusBadge status={w.enabled ? 'enabled' : 'disabled'} /> },
+    { header: 'Status', cell: (w) => <WebhookStatus webhook={w} /> },
     { header: 'Added', className: 'whitespace-nowrap', cell: (w) => <RelativeTime iso={w.created_at} /> },
   ];
-  return <Table label="Webhooks" caption="Webhooks" className="min-w-[36rem]" columns={columns} rows={items} rowKey={(w) => w.id} />;
+  return <Table label="Webhooks" caption="Webhooks" className="sm:min-w-[36rem]" cardsOnPhones columns={columns} rows={items} rowKey={(w) => w.id} />;
 }
 
 /** Webhooks: the list, and a form to add one (administrators only). */
@@ -40,6 +61,8 @@ export function Webhooks() {
     queryKey: ['webhooks', offset],
     queryFn: () => api<Page<WebhookListItem>>(`/v1/webhooks?limit=${LIMIT}&offset=${offset}`),
     retry: retryUnlessRefused,
+    // Deliveries fail or succeed in the background: coming back to the list shows how they went.
+    refetchOnMount: 'always',
   });
   const create = useMutation({
     mutationFn: (values: WebhookFormValues) => api<CreatedWebhook>('/v1/webhooks', { method: 'POST', json: values }),

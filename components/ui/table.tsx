@@ -61,6 +61,22 @@ const STICKY_TD = 'sticky right-0 bg-white shadow-[-8px_0_8px_-8px_rgba(15,23,42
 /** Cells shown from small screens up only; on phones the page shows their content elsewhere. */
 const WIDE_ONLY = 'hidden sm:table-cell';
 
+/*
+ * Cards on phones: below the small breakpoint each row is a card of "heading: value" lines, so no
+ * column hides behind the sticky actions. The headings row is hidden there, and every cell carries
+ * its heading as a label that exists on phones only (hidden, it is not read out on wider screens).
+ * The table roles are given explicitly, as browsers may drop them from table parts that are no
+ * longer displayed as a table.
+ */
+const CARD_TABLE = 'max-sm:block';
+const CARD_HEAD = 'max-sm:hidden';
+const CARD_BODY = 'max-sm:block max-sm:divide-y-0';
+const CARD_ROW = 'max-sm:mb-3 max-sm:block max-sm:rounded-md max-sm:border max-sm:border-slate-200 max-sm:p-3 max-sm:last:mb-0';
+const CARD_TD = 'max-sm:flex max-sm:items-start max-sm:gap-3 max-sm:px-0 max-sm:py-1.5';
+const CARD_LABEL = 'w-28 shrink-0 pt-0.5 font-sans text-xs font-semibold tracking-wide whitespace-normal text-slate-600 uppercase sm:hidden';
+const STICKY_TH_WIDE = 'sm:sticky sm:right-0 bg-white px-3 py-2';
+const STICKY_TD_WIDE = 'sm:sticky sm:right-0 bg-white sm:shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.15)]';
+
 export interface Column<T> {
   /** The column heading (unique within the table). */
   header: string;
@@ -92,35 +108,55 @@ export interface TableProps<T> {
   rowKey: (row: T) => string;
   /** data-testid of every body row. */
   rowTestId?: string;
+  /**
+   * On phones, each row becomes a card with every cell labelled by its heading (for tables whose
+   * sticky actions would otherwise cover columns people need). Give the table's smallest width
+   * from small screens up only (`sm:min-w-…`), so the cards fit the phone.
+   */
+  cardsOnPhones?: boolean;
 }
 
-export function Table<T>({ look = 'boxed', caption, label, className, columns, rows, rowKey, rowTestId }: TableProps<T>) {
+export function Table<T>({ look = 'boxed', caption, label, className, columns, rows, rowKey, rowTestId, cardsOnPhones = false }: TableProps<T>) {
   const classes = LOOKS[look];
   const gap = (index: number) => index < columns.length - 1 && classes.gap;
+  const stickyTh = cardsOnPhones ? STICKY_TH_WIDE : STICKY_TH;
+  const stickyTd = cardsOnPhones ? STICKY_TD_WIDE : STICKY_TD;
+  const role = (name: string) => (cardsOnPhones ? name : undefined);
   return (
     <div className={classes.frame} role={label ? 'region' : undefined} aria-label={label} tabIndex={label ? 0 : undefined}>
-      <table className={cx(classes.table, className)}>
+      <table role={role('table')} className={cx(classes.table, cardsOnPhones && CARD_TABLE, className)}>
         <caption className="sr-only">{caption}</caption>
-        <thead className={classes.head}>
+        <thead className={cx(classes.head, cardsOnPhones && CARD_HEAD)}>
           <tr>
             {columns.map((column, i) => (
               <th
                 key={column.header}
                 scope="col"
                 aria-sort={column.sort}
-                className={column.sticky ? STICKY_TH : cx(classes.th, gap(i), column.wideOnly && WIDE_ONLY, column.headerClassName)}
+                className={column.sticky ? stickyTh : cx(classes.th, gap(i), column.wideOnly && WIDE_ONLY, column.headerClassName)}
               >
                 {column.hideHeader ? <span className="sr-only">{column.header}</span> : column.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-100">
+        <tbody role={role('rowgroup')} className={cx('divide-y divide-slate-100', cardsOnPhones && CARD_BODY)}>
           {rows.map((row) => (
-            <tr key={rowKey(row)} className={classes.row} data-testid={rowTestId}>
+            <tr key={rowKey(row)} role={role('row')} className={cx(classes.row, cardsOnPhones && CARD_ROW)} data-testid={rowTestId}>
               {columns.map((column, i) => (
-                <td key={column.header} className={cx(classes.td, gap(i), column.wideOnly && WIDE_ONLY, column.sticky && STICKY_TD, column.className)}>
-                  {column.cell(row)}
+                <td
+                  key={column.header}
+                  role={role('cell')}
+                  className={cx(classes.td, gap(i), column.wideOnly && WIDE_ONLY, column.sticky && stickyTd, column.className, cardsOnPhones && !column.wideOnly && CARD_TD)}
+                >
+                  {cardsOnPhones ? (
+                    <>
+                      {!column.hideHeader && <span className={CARD_LABEL}>{column.header}</span>}
+                      <div className="min-w-0 flex-1">{column.cell(row)}</div>
+                    </>
+                  ) : (
+                    column.cell(row)
+                  )}
                 </td>
               ))}
             </tr>

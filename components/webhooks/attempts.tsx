@@ -50,6 +50,17 @@ function formatPayload(payload: unknown): string {
   return JSON.stringify(payload, null, 2);
 }
 
+/** What went wrong with an attempt in plain words; null when there is nothing more to say than the error itself. */
+export function plainError(error: string): string | null {
+  if (/ECONNREFUSED/.test(error)) return 'Nothing at the address accepted the connection: the receiver may be down, or the address may be wrong.';
+  if (/ENOTFOUND|EAI_AGAIN/.test(error)) return 'The name in the address could not be found.';
+  if (/ETIMEDOUT|No response within/.test(error)) return 'The receiver did not answer in time.';
+  if (/ECONNRESET|EPIPE|socket hang up/i.test(error)) return 'The connection was cut off before the receiver answered.';
+  if (/CERT|certificate|SSL|TLS/i.test(error)) return 'The receiver’s security certificate was not accepted.';
+  if (/^HTTP \d{3}$/.test(error)) return 'The receiver answered with an error.';
+  return null;
+}
+
 /** Time, answer, duration, the start of the receiver's reply and any error of one attempt. */
 export function AttemptDetails({ attempt: a }: { attempt: Attempt }) {
   const ok = a.response_status !== null && a.response_status >= 200 && a.response_status < 300;
@@ -74,7 +85,10 @@ export function AttemptDetails({ attempt: a }: { attempt: Attempt }) {
       {a.error && (
         <>
           <dt className="text-slate-600">Error</dt>
-          <dd className="break-words text-red-700">{a.error}</dd>
+          <dd className="break-words text-red-700">
+            {plainError(a.error) ?? a.error}
+            {plainError(a.error) && <span className="block font-mono text-xs text-slate-700">{a.error}</span>}
+          </dd>
         </>
       )}
     </dl>

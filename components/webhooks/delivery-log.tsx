@@ -8,7 +8,7 @@ import { api, errorMessage, type Page } from '../api';
 import type { Delivery, DeliveryItem } from '../api-types';
 import { Badge, Button, Card, EmptyState, Loading, Pagination, RelativeTime, Select, StatusBadge } from '../ui';
 import { EVENT_CHOICES } from '../webhook-form';
-import { DeliveryAttempts } from './attempts';
+import { DeliveryAttempts, plainError } from './attempts';
 
 const LIMIT = 20;
 const STATUS_WORDS: Record<DeliveryItem['status'], string> = {
@@ -99,6 +99,7 @@ function DeliveryRow({ delivery: d, path, webhookId, enabled }: { delivery: Deli
     onSuccess: () => {
       toast.success('Sent again: a new delivery was added to the log');
       queryClient.invalidateQueries({ queryKey: ['deliveries', webhookId] });
+      queryClient.invalidateQueries({ queryKey: ['webhooks'] });
     },
     onError: (err) => toast.error(errorMessage(err)),
   });
@@ -123,7 +124,7 @@ function DeliveryRow({ delivery: d, path, webhookId, enabled }: { delivery: Deli
               </>
             )}
           </p>
-          {d.last_error && <p className="text-xs break-words text-red-700">{d.last_error}</p>}
+          {d.last_error && <p className="text-xs break-words text-red-700">{plainError(d.last_error) ?? d.last_error}</p>}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((v) => !v)}>

@@ -15,6 +15,8 @@ export function TestCard({ path, webhookId }: { path: string; webhookId: string 
     onSuccess: (delivery) => {
       queryClient.invalidateQueries({ queryKey: ['deliveries', webhookId] });
       queryClient.invalidateQueries({ queryKey: ['webhook', webhookId] });
+      // The list tells which webhooks are failing.
+      queryClient.invalidateQueries({ queryKey: ['webhooks'] });
       if (delivery.status === 'succeeded') toast.success('The test message was received');
       else toast.error('The test message was not accepted by the receiver');
     },

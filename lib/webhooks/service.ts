@@ -10,6 +10,7 @@ import { webhookAttempts, webhookDeliveries, webhooks, type WebhookDeliveryRow, 
 import { newId } from '@/lib/ids';
 import { notifyWorkflows } from '@/lib/workflows/dispatch';
 import { recordAttempt, sendDelivery, webhookLookup } from './delivery';
+import { countRecentFailures } from './failures';
 import { envelopeBody, queueDelivery } from './fanout';
 import { isLocalName, isPublicAddress, normaliseHostname } from './ssrf';
 
@@ -119,13 +120,16 @@ export async function createWebhook(ctx: ServiceContext, input: CreateWebhookInp
   return { ...created, enabled: true as const };
 }
 
+/** A page of webhooks, each with how many of its latest deliveries failed in a row. */
 export async function listWebhooks(ctx: ServiceContext, input: { limit: number; offset: number; order: 'asc' | 'desc' }) {
   const dir = input.order === 'asc' ? asc : desc;
-  return paginate(
+  const page = await paginate(
     ctx.db,
     { from: webhooks, orderBy: [dir(webhooks.createdAt), dir(webhooks.id)], limit: input.limit, offset: input.offset },
     toWebhookListItem,
   );
+  const failures = await countRecentFailures(ctx.db, page.items.map((item) => item.id));
+  return { ...page, items: page.items.map((item) => ({ ...item, recent_failures: failures.get(item.id) ?? 0 })) };
 }
 
 export async function getWebhook(ctx: ServiceContext, id: string) {

@@ -69,7 +69,24 @@ export const createdWebhookSchema = z
   .meta({ id: 'CreatedWebhook' });
 
 export const webhookListSchema = listOf(
-  z.object({ id: z.string(), url: z.string(), events: z.array(z.string()), enabled: z.boolean(), created_at: timestamp }).meta({ id: 'WebhookListItem' }),
+  z
+    .object({
+      id: z.string(),
+      url: z.string(),
+      events: z.array(z.string()),
+      enabled: z.boolean(),
+      created_at: timestamp,
+      recent_failures: z
+        .number()
+        .int()
+        .min(0)
+        .meta({
+          description:
+            'How many of the latest attempted deliveries failed in a row, newest first (up to 10; a delivery waiting for a retry counts as failed): 0 when the latest succeeded or none was attempted',
+          example: 0,
+        }),
+    })
+    .meta({ id: 'WebhookListItem' }),
   'WebhookList',
 );
 
