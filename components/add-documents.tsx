@@ -1,93 +1,132 @@
 'use client';
 
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { ApiClientError, api, errorMessage, type Page } from './api';
-import type { ExtractionListItem, FileListItem } from './api-types';
-import { Button, Dialog, ErrorState, Input, Loading, Pagination, formatBytes } from './ui';
+import { api, errorMessage, type Page } from './api';
+import type { ExtractionMode, FileListItem } from './api-types';
+import { addToKnowledgeBase } from './files/batch';
+import { ModeChoice } from './files/mode-choice';
+import { anyWorking, textState } from './files/text-status';
+import { Button, Dialog, ErrorState, Field, Input, Loading, Pagination, formatBytes } from './ui';
 
-/* Picking files whose text has been extracted and adding them to a knowledge base. */
+/*
+ * Picking files to add to a knowledge base. Files are found by name among all files; those
+ * without text yet can be picked too: they are turned into text first, then indexed.
+ */
 
 const LIMIT = 25;
+const POLL_MS = 2000;
 
-/** Why a file cannot be picked, or null when it can. */
-function unavailableReason(extraction: ExtractionListItem | undefined | null, loading: boolean, alreadyAdded: boolean): string | null {
-  if (alreadyAdded) return 'Already in this knowledge base';
-  if (loading) return 'Checking…';
-  if (extraction === undefined) return 'Could not be checked';
-  if (extraction === null) return 'Text not extracted yet';
-  if (extraction.status === 'pending' || extraction.status === 'processing') return 'Text extraction in progress';
-  if (extraction.status === 'failed') return 'Text extraction failed';
-  return null;
+interface Picked {
+  filename: string;
+  /** Whether it still has to be turned into text. */
+  needsText: boolean;
 }
 
-/** One page of files, each with a checkbox enabled only when its latest extraction completed. */
+/** What becomes of a file when it is added, or why it cannot be. */
+function describe(file: FileListItem, alreadyAdded: boolean): { words: string; disabled: boolean } {
+  if (alreadyAdded) return { words: 'Already in this knowledge base', disabled: true };
+  const latest = file.latest_extraction;
+  switch (textState(latest)) {
+    case 'ready':
+      return { words: 'Text ready', disabled: false };
+    case 'working':
+      return { words: `Being turned into text (${latest?.progress ?? 0}%)`, disabled: false };
+    case 'none':
+      return { words: 'No text yet: it will be turned into text first', disabled: false };
+    default:
+      return { words: 'Could not be read last time: it will be tried again', disabled: false };
+  }
+}
+
+function needsText(file: FileListItem): boolean {
+  const state = textState(file.latest_extraction);
+  return state === 'none' || state === 'failed';
+}
+
+/** A page of files found by name, each with a checkbox; "Select all ready" picks those with text. */
 function FilePicker({
   existingFileIds,
   selected,
   onToggle,
 }: {
   existingFileIds: Set<string>;
-  selected: Map<string, string>;
-  onToggle: (file: FileListItem, on: boolean) => void;
+  selected: Map<string, Picked>;
+  onToggle: (files: FileListItem[], on: boolean) => void;
 }) {
   const [offset, setOffset] = useState(0);
-  const [filter, setFilter] = useState('');
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  useEffect(() => {
+    if (typed.trim() === q) return;
+    const timer = setTimeout(() => {
+      setQ(typed.trim());
+      setOffset(0);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [typed, q]);
+
+  const params = new URLSearchParams({ limit: String(LIMIT), offset: String(offset) });
+  if (q) params.set('q', q);
   const files = useQuery({
-    queryKey: ['files', 'picker', { offset }],
-    queryFn: () => api<Page<FileListItem>>(`/v1/files?limit=${LIMIT}&offset=${offset}`),
-    placeholderData: (previous) => previous,
+    queryKey: ['files', 'picker', params.toString()],
+    queryFn: () => api<Page<FileListItem>>(`/v1/files?${params}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (anyWorking(query.state.data?.items) ? POLL_MS : false),
   });
   const items = files.data?.items ?? [];
-  const extractions = useQueries({
-    queries: items.map((file) => ({
-      queryKey: ['files', file.id, 'latest-extraction'],
-      queryFn: async () => (await api<Page<ExtractionListItem>>(`/v1/files/${file.id}/extractions?limit=1`)).items[0] ?? null,
-      staleTime: 10_000,
-    })),
-  });
+  const ready = items.filter((f) => !existingFileIds.has(f.id) && textState(f.latest_extraction) === 'ready');
 
   if (files.isLoading) return <Loading label="Loading files…" />;
   if (files.isError) return <ErrorState error={errorMessage(files.error)} onRetry={() => files.refetch()} />;
-  if (!files.data || files.data.total === 0) {
+  if (!q && !typed && files.data?.total === 0) {
     return (
       <p className="text-sm text-slate-600">
-        There are no files yet. <Link href="/files" className="text-indigo-700 underline">Upload files</Link> and extract their text first.
+        There are no files yet.{' '}
+        <Link href="/files" className="text-indigo-700 underline">
+          Upload files
+        </Link>{' '}
+        first.
       </p>
     );
   }
 
-  const needle = filter.trim().toLowerCase();
-  const shown = items.map((file, i) => ({ file, q: extractions[i] })).filter(({ file }) => !needle || file.filename.toLowerCase().includes(needle));
-
   return (
     <div className="space-y-3">
-      <Input type="search" aria-label="Filter files by name" placeholder="Filter by name" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="min-w-0 flex-1">
+          <Field label="Search files by name">
+            {({ id }) => <Input id={id} type="search" maxLength={200} placeholder="report" value={typed} onChange={(e) => setTyped(e.target.value)} />}
+          </Field>
+        </div>
+        <Button variant="secondary" disabled={ready.length === 0 || ready.every((f) => selected.has(f.id))} onClick={() => onToggle(ready, true)}>
+          Select all ready
+        </Button>
+      </div>
       <fieldset>
         <legend className="sr-only">Files</legend>
         <ul className="max-h-[50vh] divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200">
-          {shown.length === 0 && <li className="px-3 py-4 text-sm text-slate-600">No file on this page matches.</li>}
-          {shown.map(({ file, q }) => {
-            const reason = unavailableReason(q?.isError ? undefined : q?.data, !!q?.isLoading, existingFileIds.has(file.id));
+          {items.length === 0 && <li className="px-3 py-4 text-sm text-slate-600">{q ? `No files match “${q}”.` : 'No files yet.'}</li>}
+          {items.map((file) => {
+            const { words, disabled } = describe(file, existingFileIds.has(file.id));
             const hintId = `pick-${file.id}-hint`;
             return (
               <li key={file.id}>
-                <label className={reason ? 'flex gap-3 px-3 py-2 text-sm text-slate-500' : 'flex cursor-pointer gap-3 px-3 py-2 text-sm hover:bg-slate-50'}>
+                <label className={disabled ? 'flex gap-3 px-3 py-2 text-sm text-slate-600' : 'flex cursor-pointer gap-3 px-3 py-2 text-sm hover:bg-slate-50'}>
                   <input
                     type="checkbox"
                     className="mt-0.5"
-                    disabled={!!reason}
+                    disabled={disabled}
                     checked={selected.has(file.id)}
                     aria-describedby={hintId}
-                    onChange={(e) => onToggle(file, e.target.checked)}
+                    onChange={(e) => onToggle([file], e.target.checked)}
                   />
                   <span className="min-w-0">
                     <span className="block break-all font-medium text-slate-800">{file.filename}</span>
                     <span id={hintId} className="block text-xs">
-                      {formatBytes(file.size)}
-                      {reason ? ` · ${reason}` : ' · Ready to add'}
+                      {formatBytes(file.size)} · {words}
                     </span>
                   </span>
                 </label>
@@ -96,7 +135,7 @@ function FilePicker({
           })}
         </ul>
       </fieldset>
-      <Pagination total={files.data.total} limit={LIMIT} offset={offset} onChange={setOffset} />
+      {files.data && <Pagination total={files.data.total} limit={LIMIT} offset={offset} onChange={setOffset} />}
     </div>
   );
 }
@@ -105,7 +144,8 @@ function FilePicker({
 export function AddDocuments({ kbId, existingFileIds }: { kbId: string; existingFileIds: Set<string> }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [selected, setSelected] = useState<Map<string, string>>(new Map());
+  const [selected, setSelected] = useState<Map<string, Picked>>(new Map());
+  const [mode, setMode] = useState<ExtractionMode>('normal');
   const [busy, setBusy] = useState(false);
 
   function close() {
@@ -113,48 +153,49 @@ export function AddDocuments({ kbId, existingFileIds }: { kbId: string; existing
     setSelected(new Map());
   }
 
-  function toggle(file: FileListItem, on: boolean) {
+  function toggle(files: FileListItem[], on: boolean) {
     setSelected((current) => {
       const next = new Map(current);
-      if (on) next.set(file.id, file.filename);
-      else next.delete(file.id);
+      for (const file of files) {
+        if (on) next.set(file.id, { filename: file.filename, needsText: needsText(file) });
+        else next.delete(file.id);
+      }
       return next;
     });
   }
 
   async function add() {
     setBusy(true);
-    let added = 0;
-    for (const [fileId, filename] of selected) {
-      try {
-        await api(`/v1/knowledge-bases/${kbId}/documents`, { method: 'POST', json: { file_id: fileId } });
-        added++;
-      } catch (err) {
-        const message =
-          err instanceof ApiClientError && err.code === 'DOCUMENT_EXISTS'
-            ? 'it is already in this knowledge base.'
-            : err instanceof ApiClientError && err.code === 'EXTRACTION_NOT_COMPLETED'
-              ? 'its text has not been extracted yet.'
-              : errorMessage(err);
-        toast.error(`${filename} was not added: ${message}`);
-      }
-    }
+    const outcome = await addToKnowledgeBase(kbId, [...selected.keys()], mode);
     setBusy(false);
-    queryClient.invalidateQueries({ queryKey: ['knowledge-base', kbId] });
-    queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
-    if (added > 0) {
-      toast.success(`${added === 1 ? '1 document was' : `${added} documents were`} added. Indexing has started.`);
-      close();
-    }
+    void queryClient.invalidateQueries({ queryKey: ['knowledge-base', kbId] });
+    void queryClient.invalidateQueries({ queryKey: ['knowledge-bases'] });
+    void queryClient.invalidateQueries({ queryKey: ['files'] });
+
+    const added = outcome.done.length;
+    const present = outcome.failures.filter((f) => f.code === 'DOCUMENT_EXISTS').length;
+    const failures = outcome.failures.filter((f) => f.code !== 'DOCUMENT_EXISTS');
+    for (const f of failures) toast.error(`${selected.get(f.fileId)?.filename ?? 'A file'} was not added: ${f.reason}`);
+    const already = present === 0 ? '' : present === 1 ? ' 1 file was already in it.' : ` ${present} files were already in it.`;
+    if (added > 0) toast.success(`${added === 1 ? '1 document was' : `${added} documents were`} added. Indexing has started.${already}`);
+    else if (present > 0) toast.info(`Nothing was added:${already}`);
+    if (failures.length === 0) close();
+    else setSelected((current) => new Map([...current].filter(([id]) => failures.some((f) => f.fileId === id))));
   }
 
   const count = selected.size;
+  const withoutText = [...selected.values()].filter((p) => p.needsText).length;
   return (
     <>
       <Button onClick={() => setOpen(true)}>Add documents</Button>
       <Dialog open={open} title="Add documents" onClose={close}>
-        <p className="mb-3 text-sm text-slate-600">Pick files whose text has been extracted. Each becomes a searchable document.</p>
+        <p className="mb-3 text-sm text-slate-600">Pick files to make searchable here. Files without text will be turned into text first.</p>
         {open && <FilePicker existingFileIds={existingFileIds} selected={selected} onToggle={toggle} />}
+        {open && withoutText > 0 && (
+          <div className="mt-4">
+            <ModeChoice label="Reading mode for files without text" value={mode} onChange={setMode} />
+          </div>
+        )}
         <div className="mt-5 flex flex-wrap justify-end gap-2">
           <Button variant="secondary" onClick={close}>
             Cancel
