@@ -115,7 +115,7 @@ export function CheckboxGroup({
           return (
             <label
               key={choice.value}
-              className={cx('flex items-start gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm', checked ? 'bg-indigo-50/50' : 'bg-white', isCovered && 'opacity-70')}
+              className={cx('flex items-start gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm', checked ? 'bg-indigo-50/50' : 'bg-white')}
             >
               <input
                 type="checkbox"
@@ -127,7 +127,7 @@ export function CheckboxGroup({
               <span className="min-w-0">
                 <span className="block font-medium text-slate-800">{choice.label}</span>
                 {choice.description && <span className="block text-xs text-slate-600">{choice.description}</span>}
-                <span className="block font-mono text-xs break-all text-slate-500">{choice.value}</span>
+                <span className="block font-mono text-xs break-all text-slate-600">{choice.value}</span>
               </span>
             </label>
           );

@@ -129,7 +129,8 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
     });
   };
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: true });
+  /* A click on the button inside reaches the area's own click handler, which opens the file picker. */
+  const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: true, noKeyboard: true });
   const accept = types.data?.map((t) => t.extension).join(',');
   const active = items.filter((it) => it.state === 'waiting' || it.state === 'uploading').length;
   const summary = [
@@ -148,21 +149,24 @@ export function FileUploader({ onUploaded }: { onUploaded: () => void }) {
           {({ id, describedBy }) => <Input id={id} aria-describedby={describedBy} value={tags} onChange={(e) => setTags(e.target.value)} placeholder="finance, 2024" />}
         </Field>
         <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_18rem]">
+          {/*
+            The area only takes dropped files and clicks; the keyboard and screen readers use the
+            real button inside it, named by its visible words. The hidden file input then sits
+            beside that button instead of inside a control.
+          */}
           <div
-            {...getRootProps({
-              role: 'button',
-              'aria-label': 'Add files: drop them here, or press Enter to choose',
-              'aria-describedby': hintId,
-            })}
+            {...getRootProps()}
             data-testid="dropzone"
             className={cx(
-              'flex cursor-pointer flex-col justify-center rounded-lg border-2 border-dashed px-4 py-8 text-center transition-colors',
+              'flex cursor-pointer flex-col rounded-lg border-2 border-dashed transition-colors',
               isDragActive ? 'border-indigo-500 bg-indigo-50' : 'border-slate-300 bg-slate-50 hover:border-indigo-400',
             )}
           >
             <input {...getInputProps({ accept })} aria-label="Choose files to upload" />
-            <p className="font-medium text-slate-800">{isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose'}</p>
-            <p className="mt-1 text-sm text-slate-600">You can add many files at once.</p>
+            <button type="button" aria-describedby={hintId} className="flex flex-1 flex-col justify-center rounded-md px-4 py-8 text-center">
+              <span className="block font-medium text-slate-800">{isDragActive ? 'Drop the files to upload them' : 'Drag files here, or click to choose'}</span>
+              <span className="mt-1 block text-sm text-slate-600">You can add many files at once.</span>
+            </button>
           </div>
           <IngestOptionsPanel options={options} onChange={setOptions} knowledgeBases={knowledgeBases} />
         </div>

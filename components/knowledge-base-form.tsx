@@ -72,7 +72,7 @@ function StrategyChoice({ value, onChange }: { value: ChunkingType; onChange: (v
             <span>
               <span className="block font-medium">
                 {t.label}
-                {t.value === DEFAULT_STRATEGY.type && <span className="font-normal text-slate-500"> (default)</span>}
+                {t.value === DEFAULT_STRATEGY.type && <span className="font-normal text-slate-600"> (default)</span>}
               </span>
               <span className="block text-slate-600">{t.description}</span>
             </span>

@@ -128,8 +128,8 @@ export function MetadataFilters({ rows, onChange }: { rows: FilterRow[]; onChang
               className="min-w-0 flex-1 basis-24"
             />
           )}
-          <Button variant="ghost" aria-label={`Remove filter ${index + 1}`} onClick={() => onChange(rows.filter((r) => r.id !== row.id))}>
-            Remove
+          <Button variant="ghost" onClick={() => onChange(rows.filter((r) => r.id !== row.id))}>
+            Remove<span className="sr-only"> filter {index + 1}</span>
           </Button>
         </div>
       ))}

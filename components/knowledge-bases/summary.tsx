@@ -18,7 +18,7 @@ export function Summary({ kb }: { kb: KnowledgeBase }) {
       <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
         {facts.map(([label, value]) => (
           <div key={label} className="min-w-0">
-            <dt className="text-slate-500">{label}</dt>
+            <dt className="text-slate-600">{label}</dt>
             <dd className="break-words font-medium">{value}</dd>
           </div>
         ))}

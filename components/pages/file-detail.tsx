@@ -160,7 +160,7 @@ export function FileDetail({ fileId }: { fileId: string }) {
                   ))}
                 </span>
               ) : (
-                <span className="text-slate-500">None</span>
+                <span className="text-slate-600">None</span>
               )}
             </Detail>
             {metadata.map(([key, value]) => (

@@ -195,7 +195,7 @@ export function KnowledgeBaseDetail({ kbId }: { kbId: string }) {
             </>
           ) : (
             <EmptyState title="No documents yet">
-              <p>Add files whose text has been extracted; they become searchable once indexed.</p>
+              <p>Add files; those without text are turned into text first, and all become searchable once indexed.</p>
             </EmptyState>
           )}
         </Card>

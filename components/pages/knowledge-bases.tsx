@@ -83,7 +83,7 @@ export function KnowledgeBases() {
         <ErrorState error={errorMessage(list.error)} onRetry={() => list.refetch()} />
       ) : list.data && list.data.total === 0 ? (
         <EmptyState title="No knowledge bases yet">
-          <p>Create one, then add documents whose text has been extracted.</p>
+          <p>Create one, then add files to it: they are turned into text and indexed for search.</p>
           <Button className="mt-4" onClick={() => setCreating(true)}>
             New knowledge base
           </Button>

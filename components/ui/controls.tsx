@@ -8,9 +8,9 @@ import { cx } from './format';
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: 'bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300',
-  secondary: 'bg-white text-slate-800 border border-slate-300 hover:bg-slate-50 disabled:text-slate-400',
+  secondary: 'bg-white text-slate-800 border border-slate-300 hover:bg-slate-50 disabled:text-slate-500',
   danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300',
-  ghost: 'text-slate-700 hover:bg-slate-100 disabled:text-slate-400',
+  ghost: 'text-slate-700 hover:bg-slate-100 disabled:text-slate-500',
 };
 
 export function Button({ variant = 'primary', busy, className, children, ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; busy?: boolean }) {

@@ -48,7 +48,7 @@ const LOOKS: Record<TableLook, LookClasses> = {
   roomy: {
     frame: 'relative -mx-4 overflow-x-auto px-4',
     table: 'w-full text-left text-sm',
-    head: 'border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500',
+    head: 'border-b border-slate-200 text-xs uppercase tracking-wide text-slate-600',
     th: 'py-2 font-medium',
     td: 'py-3',
     gap: 'pr-4',

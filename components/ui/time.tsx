@@ -10,7 +10,7 @@ export function RelativeTime({ iso }: { iso: string | null | undefined }) {
     const timer = setInterval(() => tick((n) => n + 1), 30_000);
     return () => clearInterval(timer);
   }, []);
-  if (!iso) return <span className="text-slate-500">never</span>;
+  if (!iso) return <span className="text-slate-600">never</span>;
   const exact = new Date(iso).toLocaleString();
   return (
     <time dateTime={iso} title={exact} aria-label={exact}>

@@ -66,7 +66,7 @@ export function UploadRow({
           <p className={cx('text-xs', item.state === 'failed' ? 'text-red-700' : item.state === 'done' ? 'text-green-700' : 'text-slate-600')}>
             {formatBytes(item.file.size)} · {statusText}
             {steps > 1 && (item.state === 'waiting' || item.state === 'uploading' || after?.tone === 'working') && (
-              <span className="text-slate-500">
+              <span className="text-slate-600">
                 {' '}
                 · step {step} of {steps}
               </span>
