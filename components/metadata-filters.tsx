@@ -22,7 +22,20 @@ const OPERATORS: { value: FilterOperator; label: string }[] = [
 ];
 
 /** Keys every passage has, offered as suggestions. */
-const KNOWN_KEYS = ['page', 'section', 'chunk_index'];
+const KNOWN_KEYS = ['page', 'section', 'passage'];
+
+/**
+ * "passage" is the passage number people see on results (1, 2, …): the stored chunk_index counts
+ * from 0, so its numbers are shifted by one. chunk_index itself is still understood.
+ */
+function shiftPassage(value: unknown): unknown {
+  if (typeof value === 'number') return value - 1;
+  if (Array.isArray(value)) return value.map(shiftPassage);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([op, v]) => [op, op === '$exists' ? v : shiftPassage(v)]));
+  }
+  return value;
+}
 
 let nextId = 1;
 export function newFilterRow(): FilterRow {
@@ -68,8 +81,10 @@ export function isComplete(row: FilterRow): boolean {
 export function buildFilter(rows: FilterRow[]): Record<string, unknown> | undefined {
   const filter: Record<string, unknown> = {};
   for (const row of rows.filter(isComplete)) {
-    const key = `metadata.${row.key.trim().replace(/^metadata\./, '')}`;
-    const next = condition(row);
+    const name = row.key.trim().replace(/^metadata\./, '');
+    const passage = name.toLowerCase() === 'passage';
+    const key = `metadata.${passage ? 'chunk_index' : name}`;
+    const next = passage ? shiftPassage(condition(row)) : condition(row);
     const asOperators = (c: unknown) =>
       c !== null && typeof c === 'object' && !Array.isArray(c) ? (c as Record<string, unknown>) : Array.isArray(c) ? { $in: c } : { $eq: c };
     filter[key] = key in filter ? { ...asOperators(filter[key]), ...asOperators(next) } : next;
@@ -84,7 +99,7 @@ export function MetadataFilters({ rows, onChange }: { rows: FilterRow[]; onChang
     <fieldset className="space-y-2">
       <legend className="text-sm font-medium text-slate-800">Only passages whose details match</legend>
       <p className="text-xs text-slate-600">
-        Every passage has a <em>page</em>, a <em>section</em> (its headings) and a <em>chunk_index</em>, plus any details given to its document. Separate
+        Every passage has a <em>page</em>, a <em>section</em> (its headings) and a <em>passage</em> number, plus any details given to its document. Separate
         several values with commas.
       </p>
       <datalist id="filter-keys">

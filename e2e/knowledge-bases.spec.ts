@@ -150,9 +150,9 @@ test('a person builds a knowledge base from extracted files, watches it index, a
   // A metadata filter keeps only the first passage of each document.
   await page.getByRole('button', { name: 'Add a filter' }).click();
   const filterRow = page.getByRole('group', { name: 'Filter 1' });
-  await filterRow.getByLabel('Detail').fill('chunk_index');
+  await filterRow.getByLabel('Detail').fill('passage');
   await filterRow.getByLabel('Condition').selectOption({ label: '≤ (at most)' });
-  await filterRow.getByLabel('Value').fill('0');
+  await filterRow.getByLabel('Value').fill('1');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: /passages? found/ })).toBeVisible();
   const count = await results.count();
