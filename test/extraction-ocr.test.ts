@@ -181,7 +181,13 @@ describe('OCR helpers', () => {
       '5\t1\t2\t1\t1\t1\t36\t92\t60\t24\t60\t中',
       '5\t1\t2\t1\t1\t2\t36\t92\t60\t24\t40\t文',
     ].join('\n');
-    expect(parseTesseractTsv(tsv)).toEqual({ text: 'Hello world\nsecond\n\n中文', meanConfidence: 68, words: 5 });
+    expect(parseTesseractTsv(tsv)).toEqual({
+      text: 'Hello world\nsecond\n\n中文',
+      meanConfidence: 68,
+      words: 5,
+      // Positions come from the line rows (level 4), as fractions of the page (level 1).
+      lines: [{ chars: 10, group: 0, box: [36 / 640, 92 / 480, 580 / 640, 122 / 480] }],
+    });
     expect(parseTesseractTsv('')).toEqual({ text: '', meanConfidence: 0, words: 0 });
   });
 

@@ -152,9 +152,9 @@ describe('documents', () => {
 
     const chunks = await app.db.select().from(kbChunks).where(eq(kbChunks.documentId, res.body.id)).orderBy(kbChunks.chunkIndex);
     expect(chunks.map((c) => c.metadata)).toEqual([
-      { lang: 'en', chunk_index: 0, page: null, section: 'Installation' },
-      { lang: 'en', chunk_index: 1, page: null, section: 'Configuration' },
-      { lang: 'en', chunk_index: 2, page: null, section: 'Backups' },
+      { lang: 'en', chunk_index: 0, page: null, section: 'Installation', char_start: 0, char_end: 79 },
+      { lang: 'en', chunk_index: 1, page: null, section: 'Configuration', char_start: 81, char_end: 207 },
+      { lang: 'en', chunk_index: 2, page: null, section: 'Backups', char_start: 209, char_end: 272 },
     ]);
     expect(chunks[0].content).toContain('Install the package');
 

@@ -155,6 +155,14 @@ const PROTECTED: ProtectedRoute[] = [
     allowed: { status: 404, code: 'EXTRACTION_NOT_FOUND' },
   },
   {
+    name: 'GET /v1/extractions/{extraction_id}/layout',
+    file: 'app/v1/extractions/[extraction_id]/layout/route.ts',
+    method: 'GET',
+    requirement: EXTRACTIONS_READ,
+    request: () => ({ path: `/v1/extractions/${MISSING_EXTRACTION_ID}/layout`, params: { extraction_id: MISSING_EXTRACTION_ID } }),
+    allowed: { status: 404, code: 'EXTRACTION_NOT_FOUND' },
+  },
+  {
     name: 'POST /v1/extractions/{extraction_id}/cancel',
     file: 'app/v1/extractions/[extraction_id]/cancel/route.ts',
     method: 'POST',

@@ -1,4 +1,5 @@
-import { parseMarkdown } from './markdown';
+import { LayoutIndex, type CitationBox, type ExtractionLayout } from './layout';
+import { pageAt, parseMarkdown, sourceOffset, type ParsedMarkdown } from './markdown';
 import { fixedChunks, paragraphChunks, semanticChunks, type DraftChunk, type EmbedFunction } from './strategies';
 import { countTokens } from './tokenizer';
 
@@ -29,6 +30,12 @@ import { countTokens } from './tokenizer';
  *    document has markers; null throughout when it has none. Markers never appear in content.
  *  - section: heading path joined with " > ", taken where the chunk's text starts (after any
  *    headings the chunk begins with); null before the first heading.
+ *  - page_end: the page where the chunk's content ends, only when it is not `page`.
+ *  - char_start / char_end: the span of the Markdown as given (UTF-16 offsets, end exclusive)
+ *    the chunk was taken from; its content is that text, except that a piece of a split table
+ *    repeats the header rows and a piece of split code is fenced again.
+ *  - boxes: with a layout record (./layout.ts), the page regions the span came from, one per
+ *    block it touches (the union of the block's lines it overlaps); [] when none is known.
  *  - embedText = section + "\n\n" + content when there is a section, else content.
  */
 
@@ -38,12 +45,24 @@ export interface Chunk {
   content: string;
   embedText: string;
   tokenCount: number;
-  metadata: { chunk_index: number; page: number | null; section: string | null };
+  metadata: ChunkMetadata;
+}
+
+export interface ChunkMetadata {
+  chunk_index: number;
+  page: number | null;
+  page_end?: number;
+  section: string | null;
+  char_start: number;
+  char_end: number;
+  boxes?: CitationBox[];
 }
 
 export interface ChunkMarkdownOptions {
   /** Required by the semantic strategy: embeds texts, one vector per text, in order. */
   embed?: EmbedFunction;
+  /** Where the Markdown's text sits on its pages: chunks then carry `boxes`. */
+  layout?: ExtractionLayout | null;
 }
 
 export const MIN_CHUNK_SIZE = 64;
@@ -51,6 +70,7 @@ export const MAX_CHUNK_SIZE = 8192;
 export const CHUNKING_STRATEGY_TYPES = ['fixed', 'semantic', 'paragraph'] as const;
 
 export { countTokens };
+export type { CitationBox, ExtractionLayout } from './layout';
 export { EMBED_BATCH_SIZE, SIMILARITY_BREAK_PERCENTILE, type EmbedFunction } from './strategies';
 
 /** Throws a RangeError/TypeError describing the first problem with the strategy. */
@@ -90,12 +110,25 @@ export async function chunkMarkdown(
       drafts = await semanticChunks(doc, strategy.chunk_size, options.embed as EmbedFunction);
       break;
   }
+  const index = options.layout ? new LayoutIndex(options.layout) : null;
   return drafts
     .filter((d) => d.content.length > 0)
-    .map((d, i) => ({
-      content: d.content,
-      embedText: d.section ? `${d.section}\n\n${d.content}` : d.content,
-      tokenCount: d.tokens,
-      metadata: { chunk_index: i, page: d.page, section: d.section },
-    }));
+    .map((d, i) => {
+      const metadata: ChunkMetadata = { chunk_index: i, page: d.page, section: d.section, ...sourceSpan(doc, d.start, d.end) };
+      const pageEnd = d.end > d.start ? pageAt(doc, d.end - 1) : null;
+      if (pageEnd !== null && d.page !== null && pageEnd > d.page) metadata.page_end = pageEnd;
+      if (index) metadata.boxes = index.boxes(metadata.char_start, metadata.char_end);
+      return {
+        content: d.content,
+        embedText: d.section ? `${d.section}\n\n${d.content}` : d.content,
+        tokenCount: d.tokens,
+        metadata,
+      };
+    });
+}
+
+/** A span of the parsed text as offsets in the Markdown as given (end exclusive). */
+function sourceSpan(doc: ParsedMarkdown, start: number, end: number): { char_start: number; char_end: number } {
+  const charStart = sourceOffset(doc, start);
+  return { char_start: charStart, char_end: end > start ? sourceOffset(doc, end - 1) + 1 : charStart };
 }

@@ -32,6 +32,8 @@ export interface ParsedMarkdown {
   pages: Array<{ offset: number; page: number }>;
   /** Heading starts with the heading path in effect from there, ascending by offset. */
   sections: Array<{ offset: number; path: string }>;
+  /** Where each kept line starts in `text` (offset) and in the Markdown as given (source). */
+  lines: Array<{ offset: number; source: number }>;
 }
 
 export const SECTION_SEPARATOR = ' > ';
@@ -71,6 +73,11 @@ interface OpenBlock {
 export function parseMarkdown(input: string): ParsedMarkdown {
   const source = input.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const rawLines = source.split('\n');
+  // Line starts in the input itself (before the byte order mark and CR line ends are dropped).
+  const rawStarts = [input.startsWith('\uFEFF') ? 1 : 0];
+  for (const m of input.matchAll(/\r\n?|\n/g)) rawStarts.push(m.index + m[0].length);
+  const lineMap: ParsedMarkdown['lines'] = [];
+  let rawIndex = -1;
   const kept: string[] = [];
   const blocks: Block[] = [];
   const pages: ParsedMarkdown['pages'] = [];
@@ -118,6 +125,7 @@ export function parseMarkdown(input: string): ParsedMarkdown {
   };
 
   for (const line of rawLines) {
+    rawIndex++;
     const marker = PAGE_MARKER.exec(line);
     if (marker) {
       // Page markers are never content, even inside a code fence; outside one they end the block.
@@ -134,6 +142,7 @@ export function parseMarkdown(input: string): ParsedMarkdown {
     }
     dropBlank = false;
     const lineStart = offset;
+    lineMap.push({ offset: lineStart, source: rawStarts[rawIndex] });
     kept.push(line);
     offset += line.length + 1;
     const o = open as OpenBlock | null;
@@ -247,7 +256,7 @@ export function parseMarkdown(input: string): ParsedMarkdown {
     }
   }
   blocks.sort((a, b) => a.start - b.start);
-  return { text: out, blocks: blocks.filter((b) => b.text.trim() !== ''), paged, pages, sections };
+  return { text: out, blocks: blocks.filter((b) => b.text.trim() !== ''), paged, pages, sections, lines: lineMap };
 }
 
 function startsOtherBlock(line: string): boolean {
@@ -285,4 +294,11 @@ export function sectionAt(doc: ParsedMarkdown, at: number): string | null {
   const i = lastAtOrBefore(doc.sections, at);
   if (i < 0) return null;
   return doc.sections[i].path || null;
+}
+
+/** The offset in the Markdown as given of offset `at` in the parsed text. */
+export function sourceOffset(doc: ParsedMarkdown, at: number): number {
+  const i = lastAtOrBefore(doc.lines, at);
+  if (i < 0) return at;
+  return doc.lines[i].source + (at - doc.lines[i].offset);
 }

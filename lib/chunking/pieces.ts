@@ -18,6 +18,11 @@ export interface Piece {
   tokens: number;
   /** Offset in the parsed text of the piece's first character (for page/section). */
   offset: number;
+  /**
+   * Offset just after the last character of the parsed text the piece holds (a repeated table
+   * header or a re-opened fence is not part of it); absent: offset + text length.
+   */
+  end?: number;
   heading: boolean;
   /** Joiner placed before this piece when it follows another piece in the same chunk. */
   sep: string;
@@ -50,14 +55,19 @@ function tokensOf(line: Line): number {
   return line.tokens;
 }
 
-function piece(text: string, offset: number, tokens = countTokens(text)): Piece {
-  return { text, tokens, offset, heading: false, sep: '\n\n', breakBefore: false };
+function piece(text: string, offset: number, tokens = countTokens(text), end?: number): Piece {
+  return { text, tokens, offset, end, heading: false, sep: '\n\n', breakBefore: false };
+}
+
+/** Where a piece's text ends in the parsed text. */
+export function pieceEnd(p: Piece): number {
+  return p.end ?? p.offset + p.text.length;
 }
 
 /** Token windows over arbitrary text; offsets are shifted by `base`. */
 export function splitProse(text: string, base: number, budget: Budget, startIndex = 0): Piece[] {
   return tokenWindows(text, { budget: (i) => budget(startIndex + i), overlap: 0 }).map((w) =>
-    piece(w.content, base + w.start, w.tokens),
+    piece(w.content, base + w.start, w.tokens, base + w.end),
   );
 }
 
@@ -96,7 +106,8 @@ function packLines(
       text = render(group);
       tokens = countTokens(text);
     }
-    out.push(piece(text, group[0].offset, tokens));
+    const last = group[group.length - 1];
+    out.push(piece(text, group[0].offset, tokens, last.offset + last.text.length));
     group = rest;
     estimate = overhead + rest.reduce((sum, l) => sum + cost(l), 0);
   };
@@ -159,7 +170,7 @@ export function splitCode(block: Block, budget: Budget): Piece[] {
     // A single line too long for a fence of its own: cut it as text, each part re-fenced.
     (line, index) =>
       tokenWindows(line.text, { budget: (i) => budget(index + i) - overhead - 2, overlap: 0 }).map((w) =>
-        piece(wrap([w.content]), line.offset + w.start),
+        piece(wrap([w.content]), line.offset + w.start, undefined, line.offset + w.end),
       ),
   );
 }

@@ -1,5 +1,5 @@
 import { pageAt, sectionAt, type ParsedMarkdown } from './markdown';
-import { Packer, splitBlock, splitProse, type PackedChunk, type Piece } from './pieces';
+import { Packer, pieceEnd, splitBlock, splitProse, type PackedChunk, type Piece } from './pieces';
 import { sentenceSpans, tokenWindows } from './text';
 import { countTokens } from './tokenizer';
 
@@ -9,6 +9,9 @@ export interface DraftChunk {
   tokens: number;
   page: number | null;
   section: string | null;
+  /** The span of the parsed text the chunk was taken from. */
+  start: number;
+  end: number;
 }
 
 function leadingSpace(text: string): number {
@@ -23,6 +26,7 @@ function blockPiece(doc: ParsedMarkdown, index: number): Piece {
     text: block.text,
     tokens: countTokens(block.text),
     offset: block.start + leadingSpace(block.text),
+    end: block.end,
     heading,
     sep: '\n\n',
     breakBefore: heading,
@@ -33,7 +37,9 @@ function blockPiece(doc: ParsedMarkdown, index: number): Piece {
 function draftsFromPacked(doc: ParsedMarkdown, packed: PackedChunk[]): DraftChunk[] {
   return packed.map(({ pieces, content, tokens }) => {
     const body = pieces.find((p) => !p.heading) ?? pieces[pieces.length - 1];
-    return { content, tokens, page: pageAt(doc, pieces[0].offset), section: sectionAt(doc, body.offset) };
+    const start = pieces[0].offset;
+    const end = pieces.reduce((e, p) => Math.max(e, pieceEnd(p)), start);
+    return { content, tokens, page: pageAt(doc, start), section: sectionAt(doc, body.offset), start, end };
   });
 }
 
@@ -65,7 +71,7 @@ export function fixedChunks(doc: ParsedMarkdown, size: number, overlap: number):
       if (next >= w.end) break;
       at = next;
     }
-    return { content: w.content, tokens: w.tokens, page: pageAt(doc, w.start), section: sectionAt(doc, at) };
+    return { content: w.content, tokens: w.tokens, page: pageAt(doc, w.start), section: sectionAt(doc, at), start: w.start, end: w.end };
   });
 }
 
@@ -142,12 +148,15 @@ function semanticUnits(doc: ParsedMarkdown, size: number): Unit[] {
       if (text.trim()) {
         const offset = block.start + span.start + leadingSpace(text);
         const tokens = countTokens(text);
-        const parts = tokens <= size ? [{ text, tokens, offset }] : splitProse(text, block.start + span.start, () => size);
+        const end = block.start + span.start + text.length;
+        const parts: Pick<Piece, 'text' | 'tokens' | 'offset' | 'end'>[] =
+          tokens <= size ? [{ text, tokens, offset, end }] : splitProse(text, block.start + span.start, () => size);
         parts.forEach((part, i) => {
           units.push({
             text: part.text,
             tokens: part.tokens,
             offset: part.offset,
+            end: part.end,
             heading: false,
             sep: i === 0 ? sep : ' ',
             breakBefore: i > 0,

@@ -2,7 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
-import { extractions, type ExtractionRow } from '@/lib/db/schema';
+import { isExtractionLayout } from '@/lib/chunking/layout';
+import { extractionLayouts, extractions, type ExtractionRow } from '@/lib/db/schema';
 import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
@@ -10,7 +11,7 @@ import { extractionWorkflow } from './workflow';
 import { cloudOcrConfigured, extractionRefusal, isImageType } from './formats';
 import { failExtraction } from './task';
 import type { ExtractionMode, ExtractionOptions } from './types';
-import { toExtractionView, type CreatedExtractionView, type ExtractionView } from './views';
+import { toExtractionView, toLayoutView, type CreatedExtractionView, type ExtractionLayoutView, type ExtractionView } from './views';
 
 export interface CreateExtractionInput {
   file_id: string;
@@ -81,6 +82,22 @@ async function findExtraction(ctx: ServiceContext, id: string): Promise<Extracti
 
 export async function getExtraction(ctx: ServiceContext, id: string): Promise<ExtractionView> {
   return toExtractionView(await findExtraction(ctx, id));
+}
+
+/**
+ * Where the text of a completed extraction sits on its pages. Formats without positions (and
+ * extractions made before positions were kept) answer an empty page list.
+ */
+export async function getExtractionLayout(ctx: ServiceContext, id: string): Promise<ExtractionLayoutView> {
+  const [row] = await ctx.db.select({ status: extractions.status }).from(extractions).where(eq(extractions.id, id)).limit(1);
+  if (!row) throw notFound('EXTRACTION_NOT_FOUND', 'Extraction', id);
+  if (row.status !== 'completed') {
+    throw new ApiError('EXTRACTION_NOT_COMPLETED', `Extraction ${id} is ${row.status}; its layout is available once it has completed`, {
+      status: row.status,
+    });
+  }
+  const [stored] = await ctx.db.select({ layout: extractionLayouts.layout }).from(extractionLayouts).where(eq(extractionLayouts.extractionId, id));
+  return toLayoutView(id, isExtractionLayout(stored?.layout) ? stored.layout : null);
 }
 
 /**

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
-import { extractions, files, type ExtractionRow } from '@/lib/db/schema';
+import { extractionLayouts, extractions, files, type ExtractionRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { storableJson, storableText } from '@/lib/text/clean';
 import { getExtractionPool } from './pool';
@@ -60,7 +60,9 @@ export async function failExtraction(ctx: ServiceContext, id: string, code: stri
   });
 }
 
-async function completeExtraction(ctx: ServiceContext, id: string, result: ExtractResult): Promise<boolean> {
+/** Ends a running task as completed with its result (and its layout, when the format has one). */
+export async function completeExtraction(ctx: ServiceContext, id: string, result: ExtractResult): Promise<boolean> {
+  const markdown = storableText(result.markdown);
   return ctx.db.transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx
@@ -68,7 +70,7 @@ async function completeExtraction(ctx: ServiceContext, id: string, result: Extra
       .set({
         status: 'completed',
         progress: 100,
-        markdown: storableText(result.markdown),
+        markdown,
         totalPages: result.totalPages,
         metadata: storableJson(result.metadata),
         completedAt: now,
@@ -77,6 +79,14 @@ async function completeExtraction(ctx: ServiceContext, id: string, result: Extra
       .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')))
       .returning({ fileId: extractions.fileId });
     if (!row) return false;
+    // Positions are offsets into the Markdown: they only hold for the text exactly as written.
+    if (result.layout && markdown.length === result.markdown.length) {
+      const layout = result.layout as unknown as Record<string, unknown>;
+      await tx
+        .insert(extractionLayouts)
+        .values({ extractionId: id, layout })
+        .onConflictDoUpdate({ target: extractionLayouts.extractionId, set: { layout, createdAt: now } });
+    }
     await recordEvent(
       tx,
       'extraction.completed',

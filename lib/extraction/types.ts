@@ -6,6 +6,7 @@
 
 // Written once beside the table that stores it (lib/db/schema/enums.ts, which imports nothing).
 import type { ExtractionMode } from '@/lib/db/schema/enums';
+import type { ExtractionLayout } from '@/lib/chunking/layout';
 export { EXTRACTION_MODES, type ExtractionMode } from '@/lib/db/schema/enums';
 
 export const OCR_LANGUAGES = ['zh', 'en', 'ja', 'ko'] as const;
@@ -56,6 +57,11 @@ export interface ExtractResult {
   markdown: string;
   totalPages: number;
   metadata: DocumentMetadata;
+  /**
+   * Where the Markdown's text sits on the pages (lib/chunking/layout.ts), for formats that have
+   * positions: PDFs (text layer and OCR) and images (OCR). Absent for the others.
+   */
+  layout?: ExtractionLayout;
 }
 
 export const EXTRACTION_ERROR_CODES = [

@@ -1,3 +1,4 @@
+import { unionBox, type ExtractionLayout, type LayoutLine } from '@/lib/chunking/layout';
 import type { ExtractionMode, ExtractionRow, ExtractionStatus } from '@/lib/db/schema';
 
 interface ExtractionBase {
@@ -46,4 +47,37 @@ export function toExtractionView(row: ExtractionRow): ExtractionView {
     default:
       return { ...base, progress: 0, created_at: createdAt };
   }
+}
+
+interface LayoutRegion {
+  char_start: number;
+  char_end: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The API shape of an extraction's layout: blocks with their region and their lines. */
+export interface ExtractionLayoutView {
+  extraction_id: string;
+  pages: { page: number; blocks: (LayoutRegion & { lines: LayoutRegion[] })[] }[];
+}
+
+function region(line: LayoutLine): LayoutRegion {
+  const [char_start, char_end, x0, y0, x1, y1] = line;
+  return { char_start, char_end, x0, y0, x1, y1 };
+}
+
+export function toLayoutView(id: string, layout: ExtractionLayout | null): ExtractionLayoutView {
+  const pages = (layout?.pages ?? []).map((p) => ({
+    page: p.page,
+    blocks: p.blocks
+      .filter((lines) => lines.length > 0)
+      .map((lines) => {
+        const [x0, y0, x1, y1] = unionBox(lines.map((l) => [l[2], l[3], l[4], l[5]]));
+        return { char_start: lines[0][0], char_end: lines[lines.length - 1][1], x0, y0, x1, y1, lines: lines.map(region) };
+      }),
+  }));
+  return { extraction_id: id, pages };
 }

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
-import { extractions, kbDocuments, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { isExtractionLayout, type ExtractionLayout } from '@/lib/chunking/layout';
+import { extractionLayouts, extractions, kbDocuments, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
@@ -59,15 +60,22 @@ export async function failIndexing(ctx: ServiceContext, documentId: string, code
   });
 }
 
-async function markdownOf(ctx: ServiceContext, doc: KbDocumentRow): Promise<string> {
+interface Source {
+  markdown: string;
+  layout: ExtractionLayout | null;
+}
+
+/** The extraction's Markdown, and where its text sits on the pages when that was recorded (citations). */
+async function sourceOf(ctx: ServiceContext, doc: KbDocumentRow): Promise<Source> {
   const [extraction] = await ctx.db
-    .select({ markdown: extractions.markdown, status: extractions.status })
+    .select({ markdown: extractions.markdown, status: extractions.status, layout: extractionLayouts.layout })
     .from(extractions)
+    .leftJoin(extractionLayouts, eq(extractionLayouts.extractionId, extractions.id))
     .where(eq(extractions.id, doc.extractionId));
   if (!extraction || extraction.status !== 'completed') {
     throw new IndexingError('EXTRACTION_NOT_COMPLETED', 'The extraction this document was added from is no longer available');
   }
-  return extraction.markdown ?? '';
+  return { markdown: extraction.markdown ?? '', layout: isExtractionLayout(extraction.layout) ? extraction.layout : null };
 }
 
 interface Plan {
@@ -77,10 +85,10 @@ interface Plan {
   pending: ChunkSource | null;
 }
 
-async function prepareFor(preparer: Preparer, kb: KnowledgeBaseRow, markdown: string, doc: KbDocumentRow): Promise<Plan> {
+async function prepareFor(preparer: Preparer, kb: KnowledgeBaseRow, source: Source, doc: KbDocumentRow): Promise<Plan> {
   const pendingStrategy = kb.pendingGeneration !== null ? (kb.pendingChunkingStrategy as ChunkingStrategy | null) : null;
   const strategies = pendingStrategy ? [kb.chunkingStrategy, pendingStrategy] : [kb.chunkingStrategy];
-  const [active, pending] = await preparer.prepare({ markdown, strategies, embedder: embedderRecipeOf(kb), metadata: doc.metadata });
+  const [active, pending] = await preparer.prepare({ ...source, strategies, embedder: embedderRecipeOf(kb), metadata: doc.metadata });
   return { generation: kb.generation, pendingGeneration: kb.pendingGeneration, active, pending: pending ?? null };
 }
 
@@ -113,7 +121,7 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
     if (!doc || doc.status !== 'indexing') return { status: 'skipped' };
     const [kb] = await ctx.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId));
     if (!kb) return { status: 'skipped' };
-    const plan = await prepareFor(preparer, kb, await markdownOf(ctx, doc), doc);
+    const plan = await prepareFor(preparer, kb, await sourceOf(ctx, doc), doc);
     const outcome = await ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId)).for('update');
       if (!locked) return { status: 'skipped' } as const;

@@ -3,7 +3,7 @@
  * keeps them until the server has fetched their rows or starts the next document. Bundled into
  * .quarry/indexing-thread.mjs (lib/workers/bundle.ts) and run by lib/knowledge-bases/preparer.ts.
  */
-import type { ChunkingStrategy } from '@/lib/chunking';
+import type { ChunkingStrategy, ExtractionLayout } from '@/lib/chunking';
 import { createEmbedder, type EmbedderRecipe } from '@/lib/embeddings/recipe';
 import { serveRequests } from '@/lib/workers/thread-serve';
 import { chunkRows, prepareChunks, summaryOf, type PreparedChunks, type PrepareLimits } from './prepare';
@@ -12,6 +12,7 @@ export type PrepareThreadMessage =
   | {
       type: 'prepare';
       markdown: string;
+      layout?: ExtractionLayout | null;
       /** One set of chunks per strategy (the active generation's, and a re-index's). */
       strategies: ChunkingStrategy[];
       embedder: EmbedderRecipe;
@@ -29,7 +30,7 @@ serveRequests(async (message: PrepareThreadMessage) => {
       prepared = [];
       const provider = createEmbedder(message.embedder);
       for (const strategy of message.strategies) {
-        prepared.push(await prepareChunks(message.markdown, strategy, provider, message.metadata, message.limits));
+        prepared.push(await prepareChunks(message.markdown, strategy, provider, message.metadata, message.limits, message.layout));
       }
       return prepared.map(summaryOf);
     }

@@ -1,4 +1,4 @@
-import { chunkMarkdown, type ChunkingStrategy } from '@/lib/chunking';
+import { chunkMarkdown, type ChunkingStrategy, type ExtractionLayout } from '@/lib/chunking';
 import type { EmbeddingProvider } from '@/lib/embeddings/types';
 import { termVector } from '@/lib/search/analyze';
 import { lexemesLiteral } from '@/lib/search/tsvector';
@@ -21,7 +21,7 @@ export const TERM_STATS_BATCH = 2000;
 /** One chunk as the INSERT into kb_chunks takes it. */
 export interface ChunkRow {
   content: string;
-  /** JSON object: the document's metadata plus page, section and chunk_index. */
+  /** JSON object: the document's metadata plus the chunk's (lib/chunking/index.ts: page, section, char span, boxes…). */
   metadata: string;
   tokenCount: number;
   termCount: number;
@@ -72,8 +72,9 @@ export async function prepareChunks(
   provider: EmbeddingProvider,
   documentMetadata: Record<string, unknown>,
   limits: PrepareLimits,
+  layout?: ExtractionLayout | null,
 ): Promise<PreparedChunks> {
-  const chunks = await chunkMarkdown(markdown, strategy, { embed: (texts) => provider.embed(texts) });
+  const chunks = await chunkMarkdown(markdown, strategy, { embed: (texts) => provider.embed(texts), layout });
   if (chunks.length > limits.maxChunks) throw tooManyChunks(chunks.length, strategy, limits.maxChunks);
   const held: HeldChunk[] = [];
   const df = new Map<string, number>();

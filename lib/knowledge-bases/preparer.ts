@@ -1,4 +1,4 @@
-import type { ChunkingStrategy } from '@/lib/chunking';
+import type { ChunkingStrategy, ExtractionLayout } from '@/lib/chunking';
 import { getConfig } from '@/lib/config';
 import { EmbeddingError, type EmbedderRecipe } from '@/lib/embeddings';
 import { EMBEDDING_ERROR_CODES, type EmbeddingErrorCode } from '@/lib/embeddings/errors';
@@ -71,6 +71,8 @@ async function ask<T>(session: ThreadSession, message: PrepareThreadMessage): Pr
 
 export interface PrepareInput {
   markdown: string;
+  /** Where the Markdown's text sits on its pages, when known: chunks then carry boxes. */
+  layout?: ExtractionLayout | null;
   strategies: ChunkingStrategy[];
   embedder: EmbedderRecipe;
   metadata: Record<string, unknown>;

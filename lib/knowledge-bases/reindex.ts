@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { isExtractionLayout } from '@/lib/chunking/layout';
 import type { ServiceContext } from '@/lib/context';
-import { extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { extractionLayouts, extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
 import { IndexingError } from './errors';
@@ -42,14 +43,21 @@ async function rechunkDocuments(
   const strategies = [kb.pendingChunkingStrategy as ChunkingStrategy];
   for (const documentId of ids) {
     const [doc] = await ctx.db
-      .select({ doc: kbDocuments, markdown: extractions.markdown })
+      .select({ doc: kbDocuments, markdown: extractions.markdown, layout: extractionLayouts.layout })
       .from(kbDocuments)
       .innerJoin(extractions, eq(extractions.id, kbDocuments.extractionId))
+      .leftJoin(extractionLayouts, eq(extractionLayouts.extractionId, extractions.id))
       .where(eq(kbDocuments.id, documentId));
     if (!doc) continue;
     let chunks: ChunkSource;
     try {
-      [chunks] = await preparer.prepare({ markdown: doc.markdown ?? '', strategies, embedder, metadata: doc.doc.metadata });
+      [chunks] = await preparer.prepare({
+        markdown: doc.markdown ?? '',
+        layout: isExtractionLayout(doc.layout) ? doc.layout : null,
+        strategies,
+        embedder,
+        metadata: doc.doc.metadata,
+      });
     } catch (err) {
       if (!(err instanceof IndexingError)) throw err;
       if ((await failDocument(ctx, kb.id, generation, documentId, err)) === 'superseded') return 'superseded';

@@ -5,6 +5,7 @@ import {
   createExtractionsBatchBody,
   createExtractionsBatchResultSchema,
   extractionIdParams,
+  extractionLayoutSchema,
   extractionSchema,
 } from '../schemas/extractions';
 
@@ -30,6 +31,17 @@ export const getExtraction = endpoint({
   params: extractionIdParams,
   response: { status: 200, description: 'The task; fields depend on its status', schema: extractionSchema },
   errors: ['EXTRACTION_NOT_FOUND'],
+});
+
+export const getExtractionLayout = endpoint({
+  id: 'getExtractionLayout',
+  method: 'GET',
+  path: '/v1/extractions/{extraction_id}/layout',
+  summary: 'Where the text of a completed extraction sits on its pages (PDFs and images; empty for other formats)',
+  auth: 'extractions:read',
+  params: extractionIdParams,
+  response: { status: 200, description: 'Blocks and lines with their markdown offsets and page regions', schema: extractionLayoutSchema },
+  errors: ['EXTRACTION_NOT_FOUND', 'EXTRACTION_NOT_COMPLETED'],
 });
 
 export const cancelExtraction = endpoint({

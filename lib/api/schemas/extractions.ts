@@ -84,3 +84,30 @@ export const createExtractionsBatchBody = z
   .meta({ id: 'CreateExtractionsBatch' });
 
 export const createExtractionsBatchResultSchema = batchResultOf('extraction', createdExtractionSchema, 'CreateExtractionsBatchResult');
+
+const region = {
+  char_start: z.number().int().meta({ description: 'Start offset (UTF-16 code units) in the extraction\'s markdown' }),
+  char_end: z.number().int().meta({ description: 'End offset (exclusive)' }),
+  x0: z.number().meta({ description: 'Left edge, as a fraction of the page width (0–1)' }),
+  y0: z.number().meta({ description: 'Top edge, as a fraction of the page height (0–1, from the top)' }),
+  x1: z.number().meta({ description: 'Right edge' }),
+  y1: z.number().meta({ description: 'Bottom edge' }),
+};
+
+export const extractionLayoutSchema = z
+  .object({
+    extraction_id: z.string(),
+    pages: z
+      .array(
+        z.object({
+          page: z.number().int(),
+          blocks: z.array(
+            z
+              .object({ ...region, lines: z.array(z.object(region)) })
+              .meta({ description: 'A paragraph, heading, list item, table or code block: the region of its lines' }),
+          ),
+        }),
+      )
+      .meta({ description: 'Pages with positioned text, in order; empty for formats without positions (Office, text, HTML, e-mail)' }),
+  })
+  .meta({ id: 'ExtractionLayout' });

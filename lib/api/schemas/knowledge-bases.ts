@@ -309,7 +309,7 @@ const chunkBase = {
   extraction_id: z.string().meta({ description: 'The extraction the chunk was indexed from (open it at metadata.page)' }),
   content: z.string(),
   score: z.number().min(0).max(1),
-  metadata: z.record(z.string(), z.unknown()).meta({ description: "The document's metadata plus page, section and chunk_index" }),
+  metadata: z.record(z.string(), z.unknown()).meta({ description: "The document's metadata plus chunk_index, page, page_end, section, char_start, char_end and (PDFs, images) boxes" }),
   rerank_score: z.number().optional().meta({ description: "With rerank: the reranker's relevance score (0–1 for Cohere, Jina, TEI and local cross-encoders); results are ordered by it" }),
 };
 

@@ -31,3 +31,16 @@ export const extractions = pgTable(
 );
 
 export type ExtractionRow = typeof extractions.$inferSelect;
+
+/**
+ * Where an extraction's Markdown text sits on its pages (format: lib/chunking/layout.ts), kept
+ * apart from the extraction row so that reading a task never loads it. One row per completed
+ * extraction of a PDF or image.
+ */
+export const extractionLayouts = pgTable('extraction_layouts', {
+  extractionId: text('extraction_id')
+    .primaryKey()
+    .references(() => extractions.id, { onDelete: 'cascade' }),
+  layout: jsonb('layout').$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

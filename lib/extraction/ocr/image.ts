@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { LayoutBuilder } from '@/lib/chunking/layout';
 import { ExtractionError, pageMarker, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
 import { MIN_MEAN_CONFIDENCE } from './common';
 import { readImageWithinBudget } from './dimensions';
@@ -89,11 +90,20 @@ export async function extractImage(input: ExtractInput, ocr: OcrService): Promis
     );
   }
 
+  const written: { page: number; start: number; end: number; o: OcrOutput }[] = [];
+  let at = 0;
   const markdown = outputs
     .map((o, i) => {
       const body = trusted(o) ? ocrTextToMarkdown(o.text) : '';
-      return body ? `${pageMarker(i + 1)}\n\n${body}` : pageMarker(i + 1);
+      const marker = pageMarker(i + 1);
+      if (body) written.push({ page: i + 1, start: at + marker.length + 2, end: at + marker.length + 2 + body.length, o });
+      const page = body ? `${marker}\n\n${body}` : marker;
+      at += page.length + 2;
+      return page;
     })
     .join('\n\n');
-  return { markdown: `${markdown}\n`, totalPages: pages, metadata: {} };
+  // The recognised lines are placed over each page's text by their letters (see LayoutBuilder).
+  const layout = new LayoutBuilder();
+  for (const w of written) if (w.o.lines) layout.add(w.page, markdown, w.start, w.end, w.o.lines);
+  return { markdown: `${markdown}\n`, totalPages: pages, metadata: {}, layout: layout.build() };
 }

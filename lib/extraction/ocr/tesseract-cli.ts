@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { contentChars, type SourceLine } from '@/lib/chunking/layout';
 import { ExtractionError } from '../types';
 import { runProgram } from '../programs';
 import { joinWords, layoutText, meanOf, MIN_ORIENTATION_CONFIDENCE, normalizeOcrText, stderrTail, type ImageFormat } from './common';
@@ -79,9 +80,11 @@ export function resetTesseractCliProbe(): void {
 export function parseTesseractTsv(tsv: string): OcrOutput {
   const paragraphs = new Map<string, Map<string, string[]>>();
   const confidences: number[] = [];
+  const geometry = new TsvGeometry();
   let words = 0;
   for (const row of tsv.split('\n')) {
     const cols = row.replace(/\r$/, '').split('\t');
+    geometry.row(cols);
     if (cols.length < 12 || cols[0] !== '5') continue;
     const text = cols.slice(11).join(' ').trim();
     if (!text) continue;
@@ -100,7 +103,44 @@ export function parseTesseractTsv(tsv: string): OcrOutput {
     if (Number.isFinite(conf) && conf >= 0) confidences.push(conf);
   }
   const text = layoutText([...paragraphs.values()].map((lines) => [...lines.values()].map(joinWords)));
-  return { text, meanConfidence: meanOf(confidences), words };
+  return { text, meanConfidence: meanOf(confidences), words, lines: geometry.lines() };
+}
+
+/** Line boxes from TSV rows: level 1 is the page (its size), 4 a line, 5 a word of a line. */
+class TsvGeometry {
+  private width = 0;
+  private height = 0;
+  private readonly byLine = new Map<string, { box: [number, number, number, number]; chars: number; group: number }>();
+  private readonly groups = new Map<string, number>();
+
+  row(cols: string[]): void {
+    if (cols.length < 10) return;
+    const [level, pageNum, blockNum, parNum, lineNum] = cols;
+    const [left, top, width, height] = cols.slice(6, 10).map(Number);
+    if (![left, top, width, height].every(Number.isFinite)) return;
+    if (level === '1') {
+      this.width = width;
+      this.height = height;
+      return;
+    }
+    const key = `${pageNum}/${blockNum}/${parNum}/${lineNum}`;
+    if (level === '4') {
+      const parKey = `${pageNum}/${blockNum}/${parNum}`;
+      if (!this.groups.has(parKey)) this.groups.set(parKey, this.groups.size);
+      this.byLine.set(key, { box: [left, top, left + width, top + height], chars: 0, group: this.groups.get(parKey)! });
+    } else if (level === '5' && cols.length >= 12) {
+      const line = this.byLine.get(key);
+      if (line) line.chars += contentChars(cols.slice(11).join(' '));
+    }
+  }
+
+  lines(): SourceLine[] | undefined {
+    if (!(this.width > 0 && this.height > 0)) return undefined;
+    const { width: w, height: h } = this;
+    return [...this.byLine.values()]
+      .filter((l) => l.chars > 0)
+      .map((l) => ({ chars: l.chars, group: l.group, box: [l.box[0] / w, l.box[1] / h, l.box[2] / w, l.box[3] / h] }));
+  }
 }
 
 /**

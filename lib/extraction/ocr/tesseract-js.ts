@@ -14,7 +14,9 @@
 import fs from 'node:fs';
 import type Tesseract from 'tesseract.js';
 import { ExtractionError } from '../types';
-import { abortError, joinWords, layoutText, meanOf, normalizeOcrText, tidyCjkSpacing, type ImageFormat } from './common';
+import { contentChars, type SourceLine } from '@/lib/chunking/layout';
+import { abortError, joinWords, layoutText, meanOf, normalizeOcrText, sniffImageFormat, tidyCjkSpacing, type ImageFormat } from './common';
+import { imageSizes, type ImageSize } from './dimensions';
 import { PdfPageRenderer } from './render';
 import { TesseractOcrService, type TesseractEngine, type TextLayout } from './service';
 import { TesseractJsOrientation, tesseractJsLangDir } from './tesseract-js-osd';
@@ -41,6 +43,7 @@ interface JsonWord {
 interface JsonLine {
   text?: string;
   words?: JsonWord[];
+  bbox?: { x0: number; y0: number; x1: number; y1: number };
 }
 interface JsonParagraph {
   lines?: JsonLine[];
@@ -54,9 +57,10 @@ interface JsonBlock {
  * spacing is right for CJK and Hangul), else rebuilt from the blocks; the mean word confidence
  * and word count from the blocks.
  */
-export function tesseractJsBlocksToOutput(blocks: JsonBlock[] | null | undefined, rawText?: string | null): OcrOutput {
+export function tesseractJsBlocksToOutput(blocks: JsonBlock[] | null | undefined, rawText?: string | null, size?: ImageSize | null): OcrOutput {
   const paragraphs: string[][] = [];
   const confidences: number[] = [];
+  const positioned: SourceLine[] = [];
   let words = 0;
   for (const block of blocks ?? []) {
     for (const paragraph of block.paragraphs ?? []) {
@@ -70,12 +74,29 @@ export function tesseractJsBlocksToOutput(blocks: JsonBlock[] | null | undefined
         // The line text keeps Tesseract's own spacing; rebuild from words only when it is absent.
         const text = line.text !== undefined ? tidyCjkSpacing(line.text.trim()) : joinWords(lineWords.map((w) => w.text!.trim()));
         if (text) lines.push(text);
+        const chars = contentChars(text);
+        if (size && line.bbox && chars > 0) {
+          const { x0, y0, x1, y1 } = line.bbox;
+          positioned.push({ chars, group: paragraphs.length, box: [x0 / size.width, y0 / size.height, x1 / size.width, y1 / size.height] });
+        }
       }
       paragraphs.push(lines);
     }
   }
   const text = typeof rawText === 'string' ? normalizeOcrText(rawText) : layoutText(paragraphs);
-  return { text, meanConfidence: meanOf(confidences), words };
+  const out: OcrOutput = { text, meanConfidence: meanOf(confidences), words };
+  if (size && size.width > 0 && size.height > 0) out.lines = positioned;
+  return out;
+}
+
+/** The size of the image tesseract.js is given (line boxes are in its pixels), null when unknown. */
+function sizeOf(image: Buffer): ImageSize | null {
+  try {
+    const format = sniffImageFormat(image.subarray(0, 64));
+    return format ? (imageSizes(image, format)[0] ?? null) : null;
+  } catch {
+    return null;
+  }
 }
 
 class TesseractJsEngine implements TesseractEngine {
@@ -158,7 +179,7 @@ class TesseractJsEngine implements TesseractEngine {
     });
     try {
       const result = await Promise.race([job, aborted, exited]);
-      return tesseractJsBlocksToOutput((result.data.blocks ?? null) as unknown as JsonBlock[] | null, result.data.text);
+      return tesseractJsBlocksToOutput((result.data.blocks ?? null) as unknown as JsonBlock[] | null, result.data.text, sizeOf(image));
     } catch (err) {
       await this.dropWorker();
       if (err instanceof ExtractionError) throw err;

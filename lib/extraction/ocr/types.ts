@@ -1,3 +1,4 @@
+import type { SourceLine } from '@/lib/chunking/layout';
 import type { OcrLanguage } from '../types';
 
 export interface OcrOutput {
@@ -7,6 +8,11 @@ export interface OcrOutput {
   meanConfidence: number;
   /** Number of recognised words. */
   words: number;
+  /**
+   * The recognised lines in reading order with their boxes in fractions of the image, grouped by
+   * paragraph; absent when the engine does not report positions.
+   */
+  lines?: SourceLine[];
 }
 
 /** OCR as the PDF and image extractors use it; one instance per extraction task. */

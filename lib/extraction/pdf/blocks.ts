@@ -1,31 +1,42 @@
 /** The structured content of a page, before it is written as Markdown. */
+import type { SourceLine } from '@/lib/chunking/layout';
 
 export interface Span {
   text: string;
   bold: boolean;
 }
 
-export type Block =
-  | {
-      kind: 'text';
-      spans: Span[];
-      /** Number of source lines (a heading has few). */
-      lines: number;
-      /** Dominant font size (points). */
-      size: number;
-      /** Every character is bold. */
-      bold: boolean;
-      chars: number;
-      /** Running header/footer candidate: normalised text, set for isolated lines in a page margin. */
-      furniture?: string;
-      /** Number at the start or end of such a line (page number of a running header). */
-      pageLabel?: number;
-    }
-  | { kind: 'list'; marker: string; ordered: boolean; level: number; spans: Span[]; size: number }
-  | { kind: 'code'; text: string }
-  | { kind: 'table'; rows: string[][] }
-  /** Lines written as they are (preserve_layout, OCR text in layout mode). */
-  | { kind: 'raw'; text: string };
+/**
+ * Where a block's lines sit: in the frame's reading coordinates while the page is laid out,
+ * in page fractions once its frame is placed on the page (geometry.ts).
+ */
+export interface BlockGeometry {
+  geom?: SourceLine[];
+}
+
+export type Block = BlockGeometry &
+  (
+    | {
+        kind: 'text';
+        spans: Span[];
+        /** Number of source lines (a heading has few). */
+        lines: number;
+        /** Dominant font size (points). */
+        size: number;
+        /** Every character is bold. */
+        bold: boolean;
+        chars: number;
+        /** Running header/footer candidate: normalised text, set for isolated lines in a page margin. */
+        furniture?: string;
+        /** Number at the start or end of such a line (page number of a running header). */
+        pageLabel?: number;
+      }
+    | { kind: 'list'; marker: string; ordered: boolean; level: number; spans: Span[]; size: number }
+    | { kind: 'code'; text: string }
+    | { kind: 'table'; rows: string[][] }
+    /** Lines written as they are (preserve_layout, OCR text in layout mode). */
+    | { kind: 'raw'; text: string }
+  );
 
 export function spansText(spans: readonly Span[]): string {
   return spans.map((s) => s.text).join('');

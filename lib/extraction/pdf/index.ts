@@ -24,9 +24,10 @@ import type { OcrOutput, OcrService } from '../ocr/types';
 import type { ExtractInput, ExtractResult } from '../types';
 import { ExtractionError, throwIfAborted } from '../types';
 import type { Block } from './blocks';
+import { placeOnPage } from './geometry';
 import { analyzeOperatorList, type PageGraphics } from './graphics';
 import { layoutFrame, layoutFramePreserved } from './layout';
-import { blocksHaveText, renderDocument, type PageBlocks } from './markdown';
+import { blocksHaveText, renderDocumentWithLayout, type PageBlocks } from './markdown';
 import { buildMetadata } from './metadata';
 import { MIN_OCR_CONFIDENCE, MIN_TEXT_CHARS, mergeOcr, ocrAccepted, ocrBlocks, textLayerStats, textLayerUsable } from './ocr-merge';
 import {
@@ -138,7 +139,8 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         `No text could be recognised in the PDF: it has no text layer and OCR found no readable text${conf} (minimum ${MIN_OCR_CONFIDENCE})`,
       );
     }
-    return { markdown: renderDocument(pages), totalPages: numPages, metadata };
+    const { markdown, layout } = renderDocumentWithLayout(pages);
+    return { markdown, totalPages: numPages, metadata, layout };
   } finally {
     await probe?.destroy();
     await task.destroy().catch(() => {});
@@ -248,7 +250,9 @@ async function textLayerPage(
           frame.runs = found.rest;
         }
         const opts = { preserveLayout: options.preserve_layout, extractTables: options.extract_tables, tables, upright: frame.key === 'q0' };
-        blocks.push(...(options.preserve_layout ? layoutFramePreserved(frame, opts) : layoutFrame(frame, opts)));
+        const laid = options.preserve_layout ? layoutFramePreserved(frame, opts) : layoutFrame(frame, opts);
+        placeOnPage(laid, frame.key, vp);
+        blocks.push(...laid);
       }
     } catch {
       // A layout the analysis cannot handle must not cost the page its text: fall back to the

@@ -6,6 +6,7 @@
 import type { Block, Span } from './blocks';
 import { isCaption, sectionNumber } from './headings';
 import { findBorderlessTables } from './tables';
+import { lineGeom, tableGeom } from './geometry';
 import { buildSpans } from './layout-lines';
 import { appendSpans, assignListLevels, codeText, itemContinues, itemTextX, listMarker, stripPrefix, type Marker } from './layout-lists';
 import { dominantSize, maxOf, median, minOf, type FrameLayoutOptions, type Line } from './layout-util';
@@ -121,7 +122,7 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
     cur = null;
     if (b.kind === 'code') {
       if (b.lines.length >= 2 || b.lines.every((l) => l.monoKnown)) {
-        blocks.push({ kind: 'code', text: codeText(b.lines, ctx.pitchRatio) });
+        blocks.push({ kind: 'code', text: codeText(b.lines, ctx.pitchRatio), geom: b.lines.map(lineGeom) });
         return;
       }
       emitParagraph(b.lines);
@@ -130,7 +131,15 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
     if (b.kind === 'list') {
       const spans: Span[] = [];
       for (const [i, l] of b.lines.entries()) appendSpans(spans, i === 0 ? stripPrefix(l.spans, b.marker.length) : l.spans);
-      blocks.push({ kind: 'list', marker: b.marker.render, ordered: b.marker.ordered, level: b.markerX, spans, size: b.lines[0].size });
+      blocks.push({
+        kind: 'list',
+        marker: b.marker.render,
+        ordered: b.marker.ordered,
+        level: b.markerX,
+        spans,
+        size: b.lines[0].size,
+        geom: b.lines.map(lineGeom),
+      });
       return;
     }
     emitParagraph(b.lines);
@@ -146,6 +155,7 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
       size: dominantSize(ls.flatMap((l) => l.runs)),
       bold: ls.every((l) => l.bold),
       chars,
+      geom: ls.map(lineGeom),
     };
     const f = ls.length === 1 ? ls[0].furniture : undefined;
     if (f) {
@@ -160,13 +170,13 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
     const table = tableAt.get(i);
     if (table) {
       flush();
-      blocks.push({ kind: 'table', rows: table.rows });
+      blocks.push({ kind: 'table', rows: table.rows, geom: lines.slice(i, table.end + 1).map(lineGeom) });
       i = table.end;
       continue;
     }
     if (line.table) {
       flush();
-      blocks.push({ kind: 'table', rows: line.table.rows });
+      blocks.push({ kind: 'table', rows: line.table.rows, geom: [tableGeom(line.table)] });
       continue;
     }
     const prev: Line | null = i > 0 && !lines[i - 1].table ? lines[i - 1] : null;

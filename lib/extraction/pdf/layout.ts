@@ -15,14 +15,16 @@
  * layout-columns.ts, lines (bidi) in layout-lines.ts, blocks in layout-blocks.ts and
  * layout-lists.ts, borderless tables in tables-borderless.ts.
  */
+import type { SourceLine } from '@/lib/chunking/layout';
 import type { Block } from './blocks';
+import { lineGeom, tableGeom } from './geometry';
 import type { DetectedTable } from './tables';
 import type { Frame, Run } from './runs';
 import { buildBlocks } from './layout-blocks';
 import { mergeLeaves, orderSegments, sideBySide } from './layout-columns';
 import { markFurniture } from './layout-furniture';
 import { buildSpans, leafLines } from './layout-lines';
-import { dominantSize, median, nonSpaceLength, type FrameLayoutOptions, type Furniture, type Row, type Segment } from './layout-util';
+import { dominantSize, maxOf, median, minOf, nonSpaceLength, type FrameLayoutOptions, type Furniture, type Row, type Segment } from './layout-util';
 
 export type { FrameLayoutOptions, Line } from './layout-util';
 export { listMarker } from './layout-lists';
@@ -165,16 +167,18 @@ export function layoutFramePreserved(frame: Frame, opts: FrameLayoutOptions): Bl
   items.sort((a, b) => a.y - b.y);
   const blocks: Block[] = [];
   let out: string[] = [];
+  let geom: SourceLine[] = [];
   let prev: Row | null = null;
   const flush = () => {
     while (out.length && out[out.length - 1] === '') out.pop();
-    if (out.length) blocks.push({ kind: 'raw', text: out.join('\n') });
+    if (out.length) blocks.push({ kind: 'raw', text: out.join('\n'), geom });
     out = [];
+    geom = [];
   };
   for (const item of items) {
     if (item.table) {
       flush();
-      blocks.push({ kind: 'table', rows: item.table.rows });
+      blocks.push({ kind: 'table', rows: item.table.rows, geom: [tableGeom(item.table)] });
       prev = null;
       continue;
     }
@@ -190,6 +194,7 @@ export function layoutFramePreserved(frame: Frame, opts: FrameLayoutOptions): Bl
       s += text;
     }
     out.push(s.replace(/\s+$/, ''));
+    geom.push(lineGeom({ x0: minOf(row.runs, (r) => r.x0), x1: maxOf(row.runs, (r) => r.x1), top: row.top, bottom: row.bottom, text: s }));
     prev = row;
   }
   flush();

@@ -2,6 +2,7 @@
  * Blocks of all pages → one Markdown document. Heading levels need the whole document (the body
  * size is the font size carrying most text), so pages are laid out first and written here.
  */
+import { LayoutBuilder, unionBox, type ExtractionLayout, type SourceLine } from '@/lib/chunking/layout';
 import { pageMarker } from '../types';
 import type { Block, Span } from './blocks';
 import { spansText } from './blocks';
@@ -41,13 +42,29 @@ function escapeBlockStart(text: string): string {
   return `\\${text}`;
 }
 
-function renderBlocks(blocks: Block[], plan: HeadingPlan): string {
+/** A written block: where it sits in its page's body, and the source lines it came from. */
+interface Written {
+  start: number;
+  end: number;
+  geom?: SourceLine[];
+  table: boolean;
+}
+
+function renderBlocks(blocks: Block[], plan: HeadingPlan): { body: string; written: Written[] } {
   const parts: string[] = [];
+  const written: Written[] = [];
+  // Offset in the body where the next part starts (parts are joined by a blank line).
+  let at = 0;
+  const push = (text: string) => {
+    parts.push(text);
+    at += text.length + 2;
+  };
   let listRun: string[] = [];
+  let listStart = 0;
   let prevLevel = -1;
   let prevOrdered = false;
   const flushList = () => {
-    if (listRun.length) parts.push(listRun.join('\n'));
+    if (listRun.length) push(listRun.join('\n'));
     listRun = [];
     prevLevel = -1;
   };
@@ -59,39 +76,48 @@ function renderBlocks(blocks: Block[], plan: HeadingPlan): string {
       const level = Math.min(b.level, prevLevel + 1);
       prevLevel = level;
       const body = spansToMarkdown(b.spans).trim();
-      listRun.push(`${'    '.repeat(level)}${b.marker} ${body}`.trimEnd());
+      const item = `${'    '.repeat(level)}${b.marker} ${body}`.trimEnd();
+      if (!listRun.length) listStart = at;
+      const start = listStart + listRun.reduce((n, l) => n + l.length + 1, 0);
+      written.push({ start, end: start + item.length, geom: b.geom, table: false });
+      listRun.push(item);
       continue;
     }
     flushList();
+    let text = '';
     switch (b.kind) {
       case 'text': {
         const level = plan.level(b);
         if (level > 0) {
-          const text = b.spans
+          const title = b.spans
             .map((s) => s.text)
             .reduce((acc, t) => (acc ? joinLines(acc, t) : t), '')
             .replace(/\s+/g, ' ')
             .trim();
-          parts.push(`${'#'.repeat(level)} ${escapeInline(text)}`);
+          text = `${'#'.repeat(level)} ${escapeInline(title)}`;
         } else {
           const md = spansToMarkdown(b.spans).trim();
-          if (md) parts.push(escapeBlockStart(md));
+          if (md) text = escapeBlockStart(md);
         }
         break;
       }
       case 'code':
-        parts.push(`\`\`\`\n${b.text}\n\`\`\``);
+        text = `\`\`\`\n${b.text}\n\`\`\``;
         break;
       case 'table':
-        parts.push(renderTable(b.rows));
+        text = renderTable(b.rows);
         break;
       case 'raw':
-        if (b.text.trim()) parts.push(b.text);
+        if (b.text.trim()) text = b.text;
         break;
     }
+    // Tables and code are written even when empty, as they always were.
+    if (!text && b.kind !== 'table' && b.kind !== 'code') continue;
+    written.push({ start: at, end: at + text.length, geom: b.geom, table: b.kind === 'table' });
+    push(text);
   }
   flushList();
-  return parts.join('\n\n');
+  return { body: parts.join('\n\n'), written };
 }
 
 /**
@@ -130,14 +156,50 @@ function dropRepeatedFurniture(pages: PageBlocks[]): void {
 
 /** The whole document: every page starts with its page marker. */
 export function renderDocument(pages: PageBlocks[]): string {
+  return renderDocumentWithLayout(pages).markdown;
+}
+
+/** The whole document and where each written line sits on its page (lib/chunking/layout.ts). */
+export function renderDocumentWithLayout(pages: PageBlocks[]): { markdown: string; layout: ExtractionLayout } {
   dropRepeatedFurniture(pages);
   const plan = planHeadings(pages);
   const out: string[] = [];
+  const placed: { page: number; start: number; end: number; geom: SourceLine[]; table: boolean }[] = [];
+  let at = 0;
   for (const p of pages) {
-    const body = renderBlocks(p.blocks, plan);
-    out.push(body ? `${pageMarker(p.page)}\n\n${body}` : pageMarker(p.page));
+    const { body, written } = renderBlocks(p.blocks, plan);
+    const marker = pageMarker(p.page);
+    const bodyStart = at + marker.length + 2;
+    for (const w of written) {
+      if (w.geom?.length) placed.push({ page: p.page, start: bodyStart + w.start, end: bodyStart + w.end, geom: w.geom, table: w.table });
+    }
+    const page = body ? `${marker}\n\n${body}` : marker;
+    out.push(page);
+    at += page.length + 2;
   }
-  return `${out.join('\n\n')}\n`;
+  const markdown = `${out.join('\n\n')}\n`;
+  const layout = new LayoutBuilder();
+  for (const w of placed) {
+    if (w.table) placeTable(layout, w.page, markdown, w.start, w.end, w.geom);
+    else layout.add(w.page, markdown, w.start, w.end, w.geom);
+  }
+  return { markdown, layout: layout.build() };
+}
+
+/**
+ * A table's rows are placed on their source lines one by one when there is a line per row (the
+ * delimiter row aside); otherwise (cells over several lines, a bordered table) the table is one region.
+ */
+function placeTable(layout: LayoutBuilder, page: number, markdown: string, start: number, end: number, geom: SourceLine[]): void {
+  const rows: { start: number; end: number }[] = [];
+  let at = start;
+  for (const line of markdown.slice(start, end).split('\n')) {
+    rows.push({ start: at, end: at + line.length });
+    at += line.length + 1;
+  }
+  rows.splice(1, 1);
+  if (rows.length === geom.length) layout.addExact(page, rows.map((r, i) => ({ ...r, box: geom[i].box })));
+  else layout.addExact(page, [{ start, end, box: unionBox(geom.map((g) => g.box)) }]);
 }
 
 /** Whether a rendered page has any text. */

@@ -1,4 +1,5 @@
 /** Deciding when a page needs OCR, and combining OCR text with the text layer. */
+import { distributeLines, type SourceLine } from '@/lib/chunking/layout';
 import { MIN_MEAN_CONFIDENCE } from '../ocr/common';
 import type { OcrOutput } from '../ocr/types';
 import type { Block } from './blocks';
@@ -36,11 +37,17 @@ export function ocrAccepted(out: OcrOutput | null): out is OcrOutput {
 }
 
 /** OCR text (lines separated by "\n", paragraphs by a blank line) as blocks. */
-export function ocrBlocks(text: string, preserveLayout: boolean): Block[] {
+export function ocrBlocks(text: string, preserveLayout: boolean, lines?: SourceLine[]): Block[] {
   const paragraphs = cleanText(text.replace(/\r\n?/g, '\n'))
     .split(/\n[ \t]*\n+/)
     .map((p) => p.replace(/^\n+|\n+$/g, ''))
     .filter((p) => /\S/.test(p));
+  const blocks = paragraphBlocks(paragraphs, preserveLayout);
+  if (lines?.length) distributeLines(paragraphs, lines).forEach((geom, i) => (blocks[i].geom = geom.map(({ chars, box }) => ({ chars, box }))));
+  return blocks;
+}
+
+function paragraphBlocks(paragraphs: string[], preserveLayout: boolean): Block[] {
   if (preserveLayout) return paragraphs.map((p) => ({ kind: 'raw', text: p.replace(/[ \t]+$/gm, '') }));
   return paragraphs.map((p) => {
     const joined = p
@@ -78,7 +85,7 @@ function blockText(b: Block): string {
 export function mergeOcr(textBlocks: Block[], usable: boolean, ocr: OcrOutput | null, preserveLayout: boolean): Block[] {
   // Without usable OCR the text layer stays, whatever little it has.
   if (!ocrAccepted(ocr)) return textBlocks;
-  const fromOcr = ocrBlocks(ocr.text, preserveLayout);
+  const fromOcr = ocrBlocks(ocr.text, preserveLayout, ocr.lines);
   if (!usable) return fromOcr;
   const known = new Set<string>();
   for (const b of textBlocks) for (const t of tokens(blockText(b))) known.add(t);
