@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse, type Locator, type Page } from '@playwright/test';
-import { ADMIN_KEY, signIn } from './helpers';
+import { ADMIN_KEY, dialog, signIn } from './helpers';
 
 /*
  * Every console page, and its main dialogs, checked by axe-core on a desktop and on a phone
@@ -161,11 +161,6 @@ async function expectReadableToast(page: Page, type: 'success' | 'error', text: 
   await toast.getByRole('button', { name: 'Close toast' }).click();
   await expect(toast).toHaveCount(0);
   await page.mouse.move(0, 0);
-}
-
-/** An open dialog, found by its heading. */
-function dialog(page: Page, title: string | RegExp) {
-  return page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title }) });
 }
 
 test.describe('signed in', () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { createKnowledgeBase, dialog, dropInput, signIn, suffix } from './helpers';
 
 /*
  * From a pile of files to a searchable knowledge base in one step, as a person does it on the
@@ -11,14 +11,6 @@ import { signIn } from './helpers';
  */
 
 const SCREENS = 'test-results/screens';
-
-/** A name of its own: other specs share the same server. */
-const suffix = () => Date.now().toString(36);
-
-/** An open dialog, found by its heading. */
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-}
 
 /** Fails with every serious or critical accessibility problem axe finds in the given parts of the page. */
 async function expectAccessible(page: Page, what: string, selectors: string[]) {
@@ -34,26 +26,9 @@ async function expectAccessible(page: Page, what: string, selectors: string[]) {
 /** The parts of the Files page this spec is about: filters, selection bar, report and list. */
 const FILE_LIST_PARTS = ['form[aria-label="Filter files"]', '[aria-label="Selected files"]', '[data-testid="bulk-report"]', '[aria-label="Files table"]'];
 
-function dropInput(page: Page) {
-  return page.getByTestId('dropzone').locator('input[type="file"]');
-}
-
 async function openFiles(page: Page) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
   await expect(page.getByRole('heading', { name: 'Files', level: 1 })).toBeVisible();
-}
-
-/** Creates a knowledge base through its dialog and answers its id. */
-async function createKnowledgeBase(page: Page, name: string): Promise<string> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Knowledge bases' }).click();
-  await expect(page.getByRole('heading', { name: 'Knowledge bases', level: 1 })).toBeVisible();
-  await page.getByRole('button', { name: 'New knowledge base' }).first().click();
-  const create = dialog(page, 'New knowledge base');
-  await create.getByLabel('Name').fill(name);
-  await create.getByRole('button', { name: 'Create knowledge base' }).click();
-  await expect(page).toHaveURL(/\/knowledge-bases\/kb_[a-z0-9]+$/);
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-  return page.url().split('/').pop()!;
 }
 
 /** Short Markdown notes, each with text of its own (the same content cannot be indexed twice). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { FIXTURES, signIn } from './helpers';
+import { dropInput, FIXTURES, signIn } from './helpers';
 
 /*
  * Files and extractions as a person uses them: upload several documents by the drop area, find
@@ -24,10 +24,6 @@ async function screens(page: Page, name: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `${name} is wider than a 390px screen`).toBeLessThanOrEqual(0);
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-function dropInput(page: Page) {
-  return page.getByTestId('dropzone').locator('input[type="file"]');
 }
 
 test('upload, extract, read, copy, download, refuse and delete files', async ({ page, context }) => {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { chooseKnowledgeBaseForUploads, createKnowledgeBase, dialog, dropInput, signIn, suffix } from './helpers';
 
 /*
  * Uploading straight into a knowledge base, as a person does it from the Files page: the files are
@@ -8,40 +8,6 @@ import { signIn } from './helpers';
  */
 
 const SCREENS = 'test-results/screens';
-
-/** A name of its own: other specs share the same server. */
-const suffix = () => Date.now().toString(36);
-
-/** An open dialog, found by its heading. */
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-}
-
-/** Creates a knowledge base through its dialog and answers its id. */
-async function createKnowledgeBase(page: Page, name: string): Promise<string> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Knowledge bases' }).click();
-  await expect(page.getByRole('heading', { name: 'Knowledge bases', level: 1 })).toBeVisible();
-  await page.getByRole('button', { name: 'New knowledge base' }).first().click();
-  const create = dialog(page, 'New knowledge base');
-  await create.getByLabel('Name').fill(name);
-  await create.getByRole('button', { name: 'Create knowledge base' }).click();
-  await expect(page).toHaveURL(/\/knowledge-bases\/kb_[a-z0-9]+$/);
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-  return page.url().split('/').pop()!;
-}
-
-/** Opens the Files page and chooses to turn files into text and add them to the knowledge base. */
-async function chooseKnowledgeBaseForUploads(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
-  await expect(page.getByRole('heading', { name: 'Files', level: 1 })).toBeVisible();
-  await expect(page.getByLabel('Turn into text right away')).toBeChecked();
-  await page.getByLabel('How to read the files').selectOption('normal');
-  await page.getByLabel('Add to knowledge base').selectOption({ label: name });
-}
-
-function dropInput(page: Page) {
-  return page.getByTestId('dropzone').locator('input[type="file"]');
-}
 
 test('files dropped with a knowledge base chosen are turned into text, indexed and found by a search', async ({ page }) => {
   test.setTimeout(240_000);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { stemmer } from 'stemmer';
-import { ADMIN_KEY, FIXTURES, signIn } from './helpers';
+import { ADMIN_KEY, dialog, FIXTURES, signIn } from './helpers';
 
 const AUTH = { Authorization: `Bearer ${ADMIN_KEY}` };
 const SCREENS = 'test-results/screens';
@@ -47,11 +47,6 @@ function phraseFrom(markdown: string): string {
     .find((l) => l && !/^(#|\||-|\d+\.|<!--|`|>|!\[)/.test(l) && l.split(/\s+/).length >= 8);
   if (!line) throw new Error('No prose line found in the Markdown');
   return line.split(/\s+/).slice(0, 8).join(' ').replace(/[,:;.]$/, '');
-}
-
-/** An open dialog, found by its heading. */
-function dialog(page: Page, title: string) {
-  return page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
 }
 
 /** Full-page screenshots at desktop and phone sizes; also checks nothing is wider than the phone. */

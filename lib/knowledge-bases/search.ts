@@ -115,6 +115,32 @@ async function scopeOf(db: DbOrTx, kbId: string, conditions: SQL[]) {
   return { scope, exact };
 }
 
+/**
+ * The chunks of scored hits, in the hits' order, each with its document's title, file and
+ * extraction, its content and metadata, and the hit's own scores. A chunk deleted meanwhile is left out.
+ */
+async function withDetails<H extends { id: string; score: number }>(db: DbOrTx, hits: H[]) {
+  const details = await chunkDetails(
+    db,
+    hits.map((h) => h.id),
+  );
+  return hits
+    .filter((h) => details.has(h.id))
+    .map(({ id, ...scores }) => {
+      const d = details.get(id)!;
+      return {
+        id,
+        document_id: d.document_id,
+        document_title: d.document_title,
+        file_id: d.file_id,
+        extraction_id: d.extraction_id,
+        content: d.content,
+        ...scores,
+        metadata: d.metadata,
+      };
+    });
+}
+
 /** Semantic search: the top_k chunks closest to the query by cosine similarity, at or above threshold. */
 export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, input: SearchInput) {
   const filter = compileFilter(input.filter);
@@ -124,25 +150,7 @@ export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, inp
     const hits = (await vectorCandidates(db, scope, vector, firstStageCount(input), { exact }))
       .map((h) => ({ id: h.id, score: clamp01(h.score) }))
       .filter((h) => input.threshold === undefined || h.score >= input.threshold);
-    const details = await chunkDetails(
-      db,
-      hits.map((h) => h.id),
-    );
-    return hits
-      .filter((h) => details.has(h.id))
-      .map((h) => {
-        const d = details.get(h.id)!;
-        return {
-          id: h.id,
-          document_id: d.document_id,
-          document_title: d.document_title,
-          file_id: d.file_id,
-          extraction_id: d.extraction_id,
-          content: d.content,
-          score: h.score,
-          metadata: d.metadata,
-        };
-      });
+    return withDetails(db, hits);
   });
   const chunks = await rerankChunks(input, found);
   return { query: input.query, chunks, total: chunks.length };
@@ -199,27 +207,7 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
       .filter((h) => (fusion === 'weighted' ? h.score > 0 : true) && (input.threshold === undefined || h.score >= input.threshold))
       .sort((a, b) => b.score - a.score || b.keyword_score - a.keyword_score || b.vector_score - a.vector_score || (a.id < b.id ? -1 : 1))
       .slice(0, wanted);
-    const details = await chunkDetails(
-      db,
-      scored.map((h) => h.id),
-    );
-    return scored
-      .filter((h) => details.has(h.id))
-      .map((h) => {
-        const d = details.get(h.id)!;
-        return {
-          id: h.id,
-          document_id: d.document_id,
-          document_title: d.document_title,
-          file_id: d.file_id,
-          extraction_id: d.extraction_id,
-          content: d.content,
-          score: h.score,
-          vector_score: h.vector_score,
-          keyword_score: h.keyword_score,
-          metadata: d.metadata,
-        };
-      });
+    return withDetails(db, scored);
   });
   const chunks = await rerankChunks(input, found);
   return { query: input.query, chunks, total: chunks.length };
