@@ -45,6 +45,25 @@ async function pendingExtraction(fileId: string): Promise<string> {
 }
 
 describe('POST /v1/files with extract and knowledge_base_id', () => {
+  it('a document titled by its filename while waiting takes the title its extraction finds; a given title stays', async () => {
+    const kbId = await createKb(app);
+    const untitled = await upload('harbours-survey.md', '# Survey of the harbours\n\nSchooners carried cinnamon into the old port.\n', {
+      extract: 'simple',
+      knowledge_base_id: kbId,
+    });
+    const titled = await upload('harbours-notes.md', '# Notes on the harbours\n\nThe harbour master counted every ship.\n', {
+      extract: 'simple',
+      knowledge_base_id: kbId,
+      document_title: 'My own title',
+    });
+    expect((await getDocument(kbId, untitled.body.document.id)).body.title).toBe('harbours-survey.md');
+    await drainWorkflows(app);
+    const [extraction] = await app.db.select().from(extractions).where(eq(extractions.id, untitled.body.extraction.id));
+    expect(extraction.metadata).toMatchObject({ title: 'Survey of the harbours' });
+    expect((await getDocument(kbId, untitled.body.document.id)).body).toMatchObject({ status: 'indexed', title: 'Survey of the harbours' });
+    expect((await getDocument(kbId, titled.body.document.id)).body).toMatchObject({ status: 'indexed', title: 'My own title' });
+  }, 60_000);
+
   it('stores, extracts and indexes in one call; the document is searchable once the pipeline has run', async () => {
     const kbId = await createKb(app);
     const res = await upload('pipeline.md', '# Pipelines\n\nA quarry of granite and basalt near the river.\n', {

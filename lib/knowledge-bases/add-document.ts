@@ -17,7 +17,7 @@ import { toDocumentView } from './views';
  * extraction is indexed, documents that wait for a running one, and content already present.
  */
 
-const MAX_TITLE_LENGTH = 500;
+export const MAX_TITLE_LENGTH = 500;
 
 export interface AddDocumentInput {
   file_id: string;
@@ -126,7 +126,8 @@ export async function insertDocument(
   const chosen = await chooseExtraction(tx, file.id, input.extraction_id, startExtraction);
   const extractedTitle = typeof chosen.metadata?.title === 'string' ? chosen.metadata.title : '';
   // Titles from documents carry whatever their authors typed, control characters included.
-  const title = (cleanLabel(input.title ?? '') || cleanLabel(extractedTitle) || cleanLabel(file.filename)).slice(0, MAX_TITLE_LENGTH);
+  const given = cleanLabel(input.title ?? '') || cleanLabel(extractedTitle);
+  const title = (given || cleanLabel(file.filename)).slice(0, MAX_TITLE_LENGTH);
   const now = new Date();
   const [created] = await tx
     .insert(kbDocuments)
@@ -138,6 +139,7 @@ export async function insertDocument(
       title,
       status: 'pending',
       awaitingExtraction: chosen.status !== 'completed',
+      titleFromFilename: !given && chosen.status !== 'completed',
       metadata: input.metadata ?? {},
       createdByKey: ctx.principal?.keyId ?? null,
       createdAt: now,

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import type { ServiceContext } from '@/lib/context';
 import { extractions, kbDocuments } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
+import { cleanLabel } from '@/lib/text/clean';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
 import { defineWorkflow } from '@/lib/workflows/types';
+import { MAX_TITLE_LENGTH } from './add-document';
 import { indexingWorkflow } from './indexing-workflow';
 
 /*
@@ -14,13 +16,25 @@ import { indexingWorkflow } from './indexing-workflow';
  * extraction), so every waiting document is found.
  */
 
-/** Starts the indexing of the documents waiting for a completed extraction; returns how many. */
+/**
+ * Starts the indexing of the documents waiting for a completed extraction; returns how many. A
+ * document whose title fell back to the filename takes the title the extraction found, if any.
+ */
 export async function releaseWaitingDocuments(ctx: ServiceContext, extractionId: string): Promise<number> {
   const released = await ctx.db.transaction(async (tx) => {
+    const [extraction] = await tx.select({ metadata: extractions.metadata }).from(extractions).where(eq(extractions.id, extractionId));
+    const found = cleanLabel(typeof extraction?.metadata?.title === 'string' ? extraction.metadata.title : '').slice(0, MAX_TITLE_LENGTH);
+    const waiting = and(eq(kbDocuments.extractionId, extractionId), eq(kbDocuments.awaitingExtraction, true), eq(kbDocuments.status, 'pending'));
+    if (found) {
+      await tx
+        .update(kbDocuments)
+        .set({ title: found })
+        .where(and(waiting, eq(kbDocuments.titleFromFilename, true)));
+    }
     const docs = await tx
       .update(kbDocuments)
-      .set({ awaitingExtraction: false, updatedAt: new Date() })
-      .where(and(eq(kbDocuments.extractionId, extractionId), eq(kbDocuments.awaitingExtraction, true), eq(kbDocuments.status, 'pending')))
+      .set({ awaitingExtraction: false, titleFromFilename: false, updatedAt: new Date() })
+      .where(waiting)
       .returning({ id: kbDocuments.id });
     for (const doc of docs) await enqueueWorkflow(tx, indexingWorkflow, { document_id: doc.id });
     return docs.length;

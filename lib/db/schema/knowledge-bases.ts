@@ -64,6 +64,8 @@ export const kbDocuments = pgTable(
      * indexing (or failed) when that extraction ends, by the workflows in waiting-workflow.ts.
      */
     awaitingExtraction: boolean('awaiting_extraction').notNull().default(false),
+    /** The title fell back to the filename while the extraction ran: its own title replaces it once known. */
+    titleFromFilename: boolean('title_from_filename').notNull().default(false),
     /** Chunks in the knowledge base's active generation. */
     chunkCount: integer('chunk_count').notNull().default(0),
     /** Chunks in the generation a re-index is building; null until this document is done there. */

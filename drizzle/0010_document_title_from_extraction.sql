@@ -1,0 +1,1 @@
+ALTER TABLE "kb_documents" ADD COLUMN "title_from_filename" boolean DEFAULT false NOT NULL;
