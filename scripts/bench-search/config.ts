@@ -1,10 +1,12 @@
 // Settings of npm run bench:search: the environment variables (documented at the top of
 // scripts/bench-search.ts) and the fixed parameters every part of the benchmark shares.
 
-export const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 100_000);
+/** BENCH_PGLITE=1: the embedded database (in a fresh data directory) instead of PostgreSQL, 10k chunks by default. */
+export const PGLITE = process.env.BENCH_PGLITE === '1';
+export const CHUNKS = Number(process.env.BENCH_CHUNKS ?? (PGLITE ? 10_000 : 100_000));
 export const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 export const INCREMENTAL_DOCS = Number(process.env.BENCH_INCREMENTAL_DOCS ?? 20);
-export const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/quarry_bench_search';
+export const DATABASE_URL = PGLITE ? '' : (process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/quarry_bench_search');
 export const MAINTENANCE_WORK_MEM = process.env.BENCH_MAINTENANCE_WORK_MEM ?? '1GB';
 export const KEEP = process.env.BENCH_KEEP === '1';
 

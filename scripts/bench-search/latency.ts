@@ -29,28 +29,33 @@ export type Variant = (typeof VARIANTS)[number];
  * the rate-limit counter write per request); GET /health is the bare HTTP round trip.
  */
 export async function measureSearches(
-  server: RunningServer,
+  server: RunningServer | null,
   sqlContext: SqlContext,
   embedder: EmbeddingProvider,
   queries: string[],
   warmup: number,
+  only: readonly Variant[] = VARIANTS,
 ): Promise<{ timings: Timings; results: Map<Variant, number> }> {
   const { kb, timings } = sqlContext;
   const ctx = serviceContext(sqlContext.db);
   const results = new Map<Variant, number>();
-  const searchKey = await createSearchKey(server);
+  const searchKey = server && only.includes('HTTP semantic, db key') ? await createSearchKey(server) : '';
+  const http = () => {
+    if (!server) throw new Error('HTTP variants need the server');
+    return server;
+  };
   const total = (r: Record<string, unknown>) => Number(r.total ?? 0);
   const run: Record<Variant, (q: string, vector: string) => Promise<number>> = {
-    'HTTP semantic': async (q) => total(await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/search`, ADMIN_KEY, { query: q, top_k: TOP_K })),
+    'HTTP semantic': async (q) => total(await request(http(), 'POST', `/v1/knowledge-bases/${kb.id}/search`, ADMIN_KEY, { query: q, top_k: TOP_K })),
     'HTTP hybrid': async (q) =>
-      total(await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K })),
+      total(await request(http(), 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K })),
     'HTTP keyword': async (q) =>
       total(
-        await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K, vector_weight: 0, keyword_weight: 1 }),
+        await request(http(), 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K, vector_weight: 0, keyword_weight: 1 }),
       ),
     'HTTP semantic, db key': async (q) =>
-      total(await request(server, 'POST', `/v1/knowledge-bases/${kb.id}/search`, searchKey, { query: q, top_k: TOP_K })),
-    'HTTP GET /health': async () => (await request(server, 'GET', '/health', null), 0),
+      total(await request(http(), 'POST', `/v1/knowledge-bases/${kb.id}/search`, searchKey, { query: q, top_k: TOP_K })),
+    'HTTP GET /health': async () => (await request(http(), 'GET', '/health', null), 0),
     'service semantic': async (q) => (await searchKnowledgeBase(ctx, kb.id, { query: q, top_k: TOP_K })).total,
     'service hybrid': async (q) =>
       (await hybridSearchKnowledgeBase(ctx, kb.id, { query: q, top_k: TOP_K, vector_weight: VECTOR_WEIGHT, keyword_weight: KEYWORD_WEIGHT })).total,
@@ -62,8 +67,8 @@ export async function measureSearches(
     const measured = i >= warmup;
     const [embedded] = await embedder.embed([queries[i]]);
     const vector = toVectorLiteral(embedded);
-    for (let k = 0; k < VARIANTS.length; k++) {
-      const variant = VARIANTS[(i + k) % VARIANTS.length];
+    for (let k = 0; k < only.length; k++) {
+      const variant = only[(i + k) % only.length];
       sqlContext.prefix = measured ? `${variant}: ` : null;
       const found = await timings.time(measured ? variant : null, () => run[variant](queries[i], vector));
       if (measured) results.set(variant, (results.get(variant) ?? 0) + found);
@@ -78,18 +83,28 @@ export async function measureSearches(
 /** Queries made only of common words (ranks 20–300, stop words left out): the worst case of keyword search. */
 export const COMMON_VARIANTS = ['HTTP keyword, common words', 'HTTP hybrid, common words', 'SQL keyword, common words'] as const;
 
-export async function measureCommonWords(server: RunningServer, sqlContext: SqlContext, queries: string[], warmup: number): Promise<void> {
+export async function measureCommonWords(
+  server: RunningServer | null,
+  sqlContext: SqlContext,
+  queries: string[],
+  warmup: number,
+  only: readonly (typeof COMMON_VARIANTS)[number][] = COMMON_VARIANTS,
+): Promise<void> {
   const { kb, timings } = sqlContext;
+  const http = () => {
+    if (!server) throw new Error('HTTP variants need the server');
+    return server;
+  };
   const run: Record<(typeof COMMON_VARIANTS)[number], (q: string) => Promise<unknown>> = {
     'HTTP keyword, common words': (q) =>
-      request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K, vector_weight: 0, keyword_weight: 1 }),
-    'HTTP hybrid, common words': (q) => request(server, 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K }),
+      request(http(), 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K, vector_weight: 0, keyword_weight: 1 }),
+    'HTTP hybrid, common words': (q) => request(http(), 'POST', `/v1/knowledge-bases/${kb.id}/hybrid-search`, ADMIN_KEY, { query: q, top_k: TOP_K }),
     'SQL keyword, common words': (q) => sqlKeyword(sqlContext, q),
   };
   for (let i = 0; i < queries.length; i++) {
     const measured = i >= warmup;
-    for (let k = 0; k < COMMON_VARIANTS.length; k++) {
-      const variant = COMMON_VARIANTS[(i + k) % COMMON_VARIANTS.length];
+    for (let k = 0; k < only.length; k++) {
+      const variant = only[(i + k) % only.length];
       await timings.time(measured ? variant : null, () => run[variant](queries[i]));
     }
   }

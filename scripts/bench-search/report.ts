@@ -5,9 +5,9 @@ import { COMMON_VARIANTS, VARIANTS, type Variant } from './latency';
 
 export function printLatencies(timings: Timings): void {
   console.log(`\nSearch latency (${int(QUERIES)} queries of 2–5 words, sequential, top_k ${TOP_K}; ms)`);
-  console.log(`  ${''.padEnd(20)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'mean'.padStart(8)}`);
+  console.log(`  ${''.padEnd(28)} ${'p50'.padStart(8)} ${'p99'.padStart(8)} ${'mean'.padStart(8)}`);
   for (const v of [...VARIANTS, ...COMMON_VARIANTS]) {
-    console.log(`  ${v.padEnd(20)} ${fmt(timings.p(v, 50), 2).padStart(8)} ${fmt(timings.p(v, 99), 2).padStart(8)} ${fmt(timings.mean(v), 2).padStart(8)}`);
+    console.log(`  ${v.padEnd(28)} ${fmt(timings.p(v, 50), 2).padStart(8)} ${fmt(timings.p(v, 99), 2).padStart(8)} ${fmt(timings.mean(v), 2).padStart(8)}`);
   }
   console.log('  lib/search steps inside the SQL runs:');
   for (const [name] of timings.samples) {

@@ -5,6 +5,7 @@ import { ADMIN_KEY, DATABASE_URL } from './config';
 /** Starts the production server on the benchmark database (rate limit high enough never to apply). */
 export function startServer(dataDir: string): Promise<RunningServer> {
   return runServer({
+    // DATABASE_URL empty (BENCH_PGLITE=1): the server opens the embedded database of dataDir.
     env: { DATABASE_URL, QUARRY_DATA_DIR: dataDir, QUARRY_ADMIN_KEY: ADMIN_KEY, QUARRY_RATE_LIMIT_PER_MINUTE: '100000000' },
   });
 }
