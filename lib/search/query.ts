@@ -153,13 +153,15 @@ export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query:
 
 /**
  * The BM25 score of chunk `c` as one arithmetic expression: per query term, the term frequency is
- * read from the chunk's `term_freqs` object (a keyed lookup, no unnesting), 0 when absent.
+ * read from the chunk's `term_freqs` object (a keyed lookup, no unnesting), 0 when absent. Each
+ * term is read once: idf·tf·(k1+1)/(tf+norm) is written idf·(k1+1)·(1 − norm/(tf+norm)), since every
+ * lookup decompresses the chunk's term object again.
  */
 function bm25Score(q: KeywordQuery): SQL {
   const norm = sql.raw(`(${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / ${q.avgLength.toFixed(6)}))`);
   const parts = q.terms.map((t) => {
     const tf = sql`coalesce((c.term_freqs ->> ${t.term})::float8, 0)`;
-    return sql`(${sql.raw(t.idf.toFixed(12))} * ${tf} * ${sql.raw(String(BM25_K1 + 1))} / (${tf} + ${norm}))`;
+    return sql`(${sql.raw((t.idf * (BM25_K1 + 1)).toFixed(12))} * (1 - ${norm} / (${tf} + ${norm})))`;
   });
   return sql`(${sql.join(parts, sql` + `)})`;
 }
