@@ -73,7 +73,7 @@ function SourceLinks({ chunk, run }: { chunk: SearchChunk; run: SearchRun }) {
   const page = pageOf(chunk.metadata);
   return (
     <p className="mt-3 flex flex-wrap gap-x-4 gap-y-2 text-sm">
-      <Link href={extractionHref(chunk.extraction_id, page, run.query)} className="font-medium text-indigo-700 hover:underline">
+      <Link href={extractionHref(chunk.extraction_id, page, run.query, { from: chunk.metadata.char_start, to: chunk.metadata.char_end })} className="font-medium text-indigo-700 hover:underline">
         {page !== null ? `Open at page ${page}` : 'Open the document'}
         <span className="sr-only"> of {chunk.document_title}</span>
         <span aria-hidden="true"> →</span>

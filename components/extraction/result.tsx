@@ -2,10 +2,12 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { Markdown } from '../markdown';
+import type { PassageSpan } from '../citations/boxes';
+import { PassageText } from '../citations/passage-text';
 import type { HighlightTerms } from '../search/highlight';
 import { Button, Card, cx } from '../ui';
-import { splitPages, type MarkdownPage } from './markdown-pages';
+import { spanOnPage, type MarkdownPage } from './markdown-pages';
+import { PageNav, type Paging } from './page-nav';
 
 /** "report.pdf" → "report.md". */
 function markdownFilename(filename: string | undefined, fallback: string): string {
@@ -18,40 +20,54 @@ type View = 'rendered' | 'raw';
 /**
  * The extracted text, one page at a time, formatted or raw, with copy and download. `citedPage`
  * (a page a search result came from) opens at that page, marked as such; `highlight` marks the
- * searched words in the formatted text.
+ * searched words in the formatted text; `span` (the passage a search result was taken from, as
+ * offsets into the Markdown) is highlighted, and brought into sight when `showPassage` is set.
  */
 export function Result({
   markdown,
+  pages,
+  paging,
   filename,
   fallbackName,
   citedPage,
   highlight,
+  span,
+  showPassage,
 }: {
   markdown: string;
+  pages: MarkdownPage[];
+  paging: Paging;
   filename?: string;
   fallbackName: string;
   citedPage?: number;
   highlight?: HighlightTerms;
+  span?: PassageSpan;
+  showPassage?: boolean;
 }) {
-  const pages = useMemo(() => splitPages(markdown), [markdown]);
-  const citedIndex = citedPage === undefined ? -1 : pages.findIndex((p) => p.number === citedPage);
-  const [index, setIndex] = useState(Math.max(0, citedIndex));
+  const { index, citedIndex } = paging;
   const [view, setView] = useState<View>('rendered');
   const contentRef = useRef<HTMLDivElement>(null);
-  const current = pages[Math.min(index, pages.length - 1)];
+  const current = pages[index];
   const paged = pages.length > 1;
+  const passage = useMemo(() => spanOnPage(current, span), [current, span]);
 
   const goTo = (next: number) => {
-    setIndex(Math.max(0, Math.min(pages.length - 1, next)));
+    paging.goTo(next);
     contentRef.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
   };
 
-  // Arriving from a search result (or a changed #page-N): show the cited page and bring it into sight.
+  // Arriving from a search result (or a changed #page-N): bring the cited page into sight, or the
+  // passage itself the first time it is shown.
   useEffect(() => {
-    if (citedIndex < 0) return;
-    setIndex(citedIndex);
-    contentRef.current?.scrollIntoView({ block: 'start' });
-  }, [citedIndex]);
+    if (!showPassage && citedIndex >= 0) contentRef.current?.scrollIntoView({ block: 'start' });
+  }, [citedIndex, showPassage]);
+  const passageSeen = useRef(false);
+  const hasPassage = passage !== undefined;
+  useEffect(() => {
+    if (!showPassage || !hasPassage || passageSeen.current) return;
+    passageSeen.current = true;
+    document.getElementById('cited-passage')?.scrollIntoView({ block: 'start' });
+  }, [showPassage, hasPassage]);
 
   const copy = async () => {
     try {
@@ -106,11 +122,18 @@ export function Result({
           ))}
         </div>
         {paged && (
-          <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} />
+          <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} label="Pages" />
         )}
       </div>
       <div ref={contentRef} className="scroll-mt-4">
-        <CitedPageNote citedPage={citedPage} found={citedIndex >= 0} onCitedPage={onCitedPage} marking={Boolean(highlight) && view === 'rendered'} onGo={() => goTo(citedIndex)} />
+        <CitedPageNote
+          citedPage={citedPage}
+          found={citedIndex >= 0}
+          onCitedPage={onCitedPage}
+          marking={Boolean(highlight) && view === 'rendered'}
+          passageShown={passage !== undefined}
+          onGo={() => goTo(citedIndex)}
+        />
       </div>
       <div
         id={current.number !== null ? `page-${current.number}` : undefined}
@@ -120,17 +143,13 @@ export function Result({
       >
         {current.text === '' ? (
           <p className="py-6 text-center text-sm text-slate-600">{paged ? 'No text was found on this page.' : 'No text was found in this document.'}</p>
-        ) : view === 'rendered' ? (
-          <Markdown highlight={highlight}>{current.text}</Markdown>
         ) : (
-          <pre tabIndex={0} aria-label="Raw Markdown" className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-slate-800">
-            {current.text}
-          </pre>
+          <PassageText text={current.text} passage={passage} raw={view === 'raw'} highlight={highlight} />
         )}
       </div>
       {paged && (
         <div className="mt-4 flex justify-end border-t border-slate-100 pt-3">
-          <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} compact />
+          <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} compact label="Pages (bottom)" />
         </div>
       )}
     </Card>
@@ -138,14 +157,35 @@ export function Result({
 }
 
 /** Which page a search result came from: said on that page, with a way back to it from the others. */
-function CitedPageNote({ citedPage, found, onCitedPage, marking, onGo }: { citedPage?: number; found: boolean; onCitedPage: boolean; marking: boolean; onGo: () => void }) {
-  if (citedPage === undefined) return null;
+function CitedPageNote({
+  citedPage,
+  found,
+  onCitedPage,
+  marking,
+  passageShown,
+  onGo,
+}: {
+  citedPage?: number;
+  found: boolean;
+  onCitedPage: boolean;
+  marking: boolean;
+  passageShown: boolean;
+  onGo: () => void;
+}) {
   const box = 'mb-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950';
+  const marks = `${passageShown ? ' The passage is highlighted.' : ''}${marking ? ' The words you searched for are marked.' : ''}`;
+  if (citedPage === undefined) {
+    return passageShown ? (
+      <p className={box} data-testid="cited-passage-note">
+        Your search found the highlighted passage.{marking ? ' The words you searched for are marked.' : ''}
+      </p>
+    ) : null;
+  }
   if (!found) return <p className={box}>Page {citedPage} was asked for, but this text has no page {citedPage}.</p>;
   if (onCitedPage) {
     return (
       <p className={box} data-testid="cited-page">
-        <strong>Page {citedPage}</strong> holds the passage your search found.{marking ? ' The words you searched for are marked.' : ''}
+        <strong>Page {citedPage}</strong> holds the passage your search found.{marks}
       </p>
     );
   }
@@ -156,60 +196,5 @@ function CitedPageNote({ citedPage, found, onCitedPage, marking, onGo }: { cited
         Go to page {citedPage}
       </button>
     </p>
-  );
-}
-
-/** "Page N of M" with previous and next buttons (and a page picker unless compact). */
-function PageNav({
-  index,
-  pages,
-  onChange,
-  citedIndex,
-  compact,
-}: {
-  index: number;
-  pages: MarkdownPage[];
-  onChange: (index: number) => void;
-  citedIndex: number;
-  compact?: boolean;
-}) {
-  const label = (i: number) => pages[i].number ?? i + 1;
-  return (
-    <nav aria-label={compact ? 'Pages (bottom)' : 'Pages'} className="flex flex-wrap items-center gap-2 text-sm">
-      <Button variant="secondary" className="py-1.5" disabled={index === 0} onClick={() => onChange(index - 1)}>
-        <span aria-hidden="true">←</span> Previous<span className="sr-only"> page</span>
-      </Button>
-      {compact ? (
-        <span className="text-slate-700">
-          Page {label(index)} of {pages.length}
-        </span>
-      ) : (
-        <label className="flex items-center gap-1 text-slate-700">
-          <span>Page</span>
-          <select
-            value={index}
-            onChange={(e) => onChange(Number(e.target.value))}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
-            aria-label={`Page ${label(index)} of ${pages.length}; choose a page`}
-          >
-            {pages.map((p, i) => (
-              <option key={i} value={i}>
-                {label(i)}
-                {i === citedIndex ? ' (found by your search)' : ''}
-              </option>
-            ))}
-          </select>
-          <span>of {pages.length}</span>
-        </label>
-      )}
-      <Button variant="secondary" className="py-1.5" disabled={index === pages.length - 1} onClick={() => onChange(index + 1)}>
-        Next<span className="sr-only"> page</span> <span aria-hidden="true">→</span>
-      </Button>
-      {!compact && (
-        <span className="sr-only" aria-live="polite">
-          Page {label(index)} of {pages.length}
-        </span>
-      )}
-    </nav>
   );
 }

@@ -7,7 +7,12 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { api, ApiClientError, errorMessage } from '../api';
 import type { Extraction, ExtractionStatus, FileRecord } from '../api-types';
+import { citationBoxes, requestedSpan, type ExtractionLayout, type PassageSpan } from '../citations/boxes';
+import { originalKind } from '../citations/kinds';
+import { OriginalPage } from '../citations/original-page';
 import { About } from '../extraction/about';
+import { splitPages } from '../extraction/markdown-pages';
+import { usePaging } from '../extraction/page-nav';
 import { Result } from '../extraction/result';
 import { Failure, failureSentence, Progress } from '../extraction/status-cards';
 import { MODE_NAMES } from '../files-common';
@@ -19,12 +24,14 @@ import { Loading, PageHeader, RelativeTime } from '../ui';
 /*
  * One extraction: a live progress bar while the document is read, then its text as formatted
  * Markdown or raw, page by page, with copy and download; or why it failed, in plain words.
- * Search results link here with `?page=N&q=…` (or `#page-N`): the text opens at that page, marked
- * as the one the passage came from, with the searched words marked.
+ * Search results link here with `?page=N&q=…&from=…&to=…` (or `#page-N`): the text opens at that
+ * page, marked as the one the passage came from, with the searched words marked and the passage
+ * (the span from–to of the Markdown) highlighted. PDFs and pictures show the original page beside
+ * the text, with the passage highlighted on it; other documents open the text at the passage.
  */
 
-/** The page and searched words asked for in the address; the hash is read after the first render (the server never sees it). */
-function useCitation(): { page?: number; query: string } {
+/** The page, searched words and passage asked for in the address; the hash is read after the first render (the server never sees it). */
+function useCitation(): { page?: number; query: string; span?: PassageSpan } {
   const params = useSearchParams();
   const [hash, setHash] = useState('');
   useEffect(() => {
@@ -33,7 +40,9 @@ function useCitation(): { page?: number; query: string } {
     window.addEventListener('hashchange', read);
     return () => window.removeEventListener('hashchange', read);
   }, []);
-  return { page: requestedPage(params.toString(), hash), query: params.get('q') ?? '' };
+  const search = params.toString();
+  const span = useMemo(() => requestedSpan(search), [search]);
+  return { page: requestedPage(search, hash), query: params.get('q') ?? '', span };
 }
 
 export function ExtractionView({ extractionId }: { extractionId: string }) {
@@ -53,6 +62,19 @@ export function ExtractionView({ extractionId }: { extractionId: string }) {
     enabled: Boolean(extraction?.file_id),
     retry: false,
   });
+  const completed = extraction?.status === 'completed';
+  const kind = completed ? originalKind(file.data?.content_type) : null;
+  const layout = useQuery({
+    queryKey: ['extraction', extractionId, 'layout'],
+    queryFn: () => api<ExtractionLayout>(`/v1/extractions/${extractionId}/layout`),
+    enabled: (kind === 'pdf' || kind === 'image') && citation.span !== undefined,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const boxes = useMemo(() => citationBoxes(layout.data, citation.span), [layout.data, citation.span]);
+  const markdown = completed ? (extraction?.markdown ?? '') : '';
+  const pages = useMemo(() => splitPages(markdown), [markdown]);
+  const paging = usePaging(pages, citation.page);
 
   // Announce when the task ends, and refresh the file's list of extractions.
   const previous = useRef<ExtractionStatus | undefined>(undefined);
@@ -98,6 +120,18 @@ export function ExtractionView({ extractionId }: { extractionId: string }) {
 
   const running = extraction.status === 'pending' || extraction.status === 'processing';
   const filename = file.data?.filename;
+  const resultProps = {
+    markdown,
+    pages,
+    paging,
+    filename,
+    fallbackName: extraction.id,
+    citedPage: citation.page,
+    highlight,
+    span: citation.span,
+    // PDFs and pictures show the passage on the original page; other documents open at the passage.
+    showPassage: kind !== 'pdf' && kind !== 'image',
+  };
 
   return (
     <>
@@ -118,18 +152,56 @@ export function ExtractionView({ extractionId }: { extractionId: string }) {
       <p className="sr-only" role="status">
         {running ? 'The document is being read.' : extraction.status === 'completed' ? 'The text is ready.' : 'The extraction ended without text.'}
       </p>
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="min-w-0 lg:col-span-2">
-          {running ? (
-            <Progress extraction={extraction} onCancel={cancel} />
-          ) : extraction.status === 'failed' ? (
-            <Failure extraction={extraction} />
-          ) : (
-            <Result markdown={extraction.markdown ?? ''} filename={filename} fallbackName={extraction.id} citedPage={citation.page} highlight={highlight} />
+      {kind !== null && file.data ? (
+        <>
+          {kind !== 'unshown-image' && (
+            // On a phone the original comes below the text: a way straight to it.
+            <p className="mb-3 text-sm lg:hidden">
+              <button type="button" className="font-medium text-indigo-700 underline" onClick={() => document.getElementById('original-page')?.scrollIntoView({ block: 'start' })}>
+                {kind === 'pdf' ? 'Go to the original page' : 'Go to the original picture'}
+                {citation.span ? ', with the passage highlighted' : ''}
+              </button>
+            </p>
           )}
+          <div className="grid gap-6 lg:grid-cols-2">
+            <div className="min-w-0">
+              <Result {...resultProps} />
+            </div>
+            <div className="flex min-w-0 flex-col gap-6">
+              <div id="original-page" className="scroll-mt-4">
+                <OriginalPage
+                  kind={kind}
+                  fileId={extraction.file_id}
+                  filename={filename}
+                  pages={pages}
+                  paging={paging}
+                  boxes={boxes}
+                  citedPage={citation.page}
+                  positionsKnown={!citation.span || !layout.isSuccess || layout.data.pages.length > 0}
+                />
+              </div>
+              <div>
+                <About extraction={extraction} file={file.data} />
+              </div>
+            </div>
+          </div>
+        </>
+      ) : (
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="min-w-0 lg:col-span-2">
+            {running ? (
+              <Progress extraction={extraction} onCancel={cancel} />
+            ) : extraction.status === 'failed' ? (
+              <Failure extraction={extraction} />
+            ) : file.isLoading ? (
+              <Loading label="Loading the text…" />
+            ) : (
+              <Result {...resultProps} />
+            )}
+          </div>
+          <About extraction={extraction} file={file.data} />
         </div>
-        <About extraction={extraction} file={file.data} />
-      </div>
+      )}
     </>
   );
 }

@@ -15,11 +15,21 @@ export function safeUrl(value: string): string {
   }
 }
 
-/** The extracted text of a document, opened at a page, with the searched words to mark. */
-export function extractionHref(extractionId: string, page?: number | null, query?: string): string {
+const isOffset = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+
+/**
+ * The extracted text of a document, opened at a page, with the searched words to mark and the
+ * passage to highlight: `from`/`to` are its span of the Markdown (the chunk's `char_start` and
+ * `char_end`); the page shows where that span sits on the original document.
+ */
+export function extractionHref(extractionId: string, page?: number | null, query?: string, span?: { from?: unknown; to?: unknown }): string {
   const params = new URLSearchParams();
   if (typeof page === 'number' && Number.isInteger(page) && page > 0) params.set('page', String(page));
   if (query) params.set('q', query);
+  if (span && isOffset(span.from) && isOffset(span.to) && span.to > span.from) {
+    params.set('from', String(span.from));
+    params.set('to', String(span.to));
+  }
   const search = params.toString();
   return `/extractions/${encodeURIComponent(extractionId)}${search ? `?${search}` : ''}`;
 }
