@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { citationBoxes, type ExtractionLayout } from '../components/citations/boxes';
 import { buildPdf, paragraph, type PdfPageSpec, type PdfText } from '../test/support/pdf-fixture';
-import { dialog, signIn } from './helpers';
+import { chooseKnowledgeBaseForUploads, createKnowledgeBase, dropInput, signIn, suffix } from './helpers';
 
 /*
  * Precise citations: a search result opens the original PDF page, drawn in the browser, with the
@@ -12,28 +12,10 @@ import { dialog, signIn } from './helpers';
 
 const SCREENS = 'test-results/screens';
 
-/** A name of its own: other specs share the same server. */
-const suffix = () => Date.now().toString(36);
-
-async function createKnowledgeBase(page: Page, name: string): Promise<string> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Knowledge bases' }).click();
-  await expect(page.getByRole('heading', { name: 'Knowledge bases', level: 1 })).toBeVisible();
-  await page.getByRole('button', { name: 'New knowledge base' }).first().click();
-  const create = dialog(page, 'New knowledge base');
-  await create.getByLabel('Name').fill(name);
-  await create.getByRole('button', { name: 'Create knowledge base' }).click();
-  await expect(page).toHaveURL(/\/knowledge-bases\/kb_[a-z0-9]+$/);
-  return page.url().split('/').pop()!;
-}
-
 /** Uploads one file through the Files page into the knowledge base, and waits until it is searchable. */
 async function uploadInto(page: Page, kbName: string, file: { name: string; mimeType: string; buffer: Buffer }) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Files' }).click();
-  await expect(page.getByRole('heading', { name: 'Files', level: 1 })).toBeVisible();
-  await expect(page.getByLabel('Turn into text right away')).toBeChecked();
-  await page.getByLabel('How to read the files').selectOption('normal');
-  await page.getByLabel('Add to knowledge base').selectOption({ label: kbName });
-  await page.getByTestId('dropzone').locator('input[type="file"]').setInputFiles(file);
+  await chooseKnowledgeBaseForUploads(page, kbName);
+  await dropInput(page).setInputFiles(file);
   const row = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: file.name });
   await expect(row.getByTestId('upload-step')).toHaveText(`Done: searchable in “${kbName}”`, { timeout: 90_000 });
 }

@@ -1,5 +1,6 @@
 import type { ResponseOf } from '@/lib/api/endpoint';
 import type { endpoints } from '@/lib/api/endpoints';
+import type { CitationBox } from '@/lib/chunking/layout';
 
 /*
  * Where a cited passage sits on the original pages, worked out in the browser from the
@@ -12,14 +13,8 @@ import type { endpoints } from '@/lib/api/endpoints';
 /** GET /v1/extractions/{id}/layout. */
 export type ExtractionLayout = ResponseOf<(typeof endpoints)['getExtractionLayout']>;
 
-/** A highlighted region of a page, in fractions of the page (0–1, origin top-left). */
-export interface CitationBox {
-  page: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+/** A highlighted region of a page, in fractions of the page (0–1, origin top-left), as chunks' `boxes` hold them. */
+export type { CitationBox };
 
 /** The span of the Markdown a search result was taken from (end exclusive). */
 export interface PassageSpan {
