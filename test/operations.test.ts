@@ -339,7 +339,8 @@ function appRoutes(): { urlPath: string; file: string }[] {
   };
   walk(path.join(ROOT, 'app'));
   // app/api/ holds framework endpoints (the Inngest serve handler), not part of the documented API.
-  return found.filter((r) => !r.urlPath.startsWith('/api/'));
+  // /api/ holds framework endpoints (sign-in, Inngest); /pdfjs/ serves pdf.js's own data files to the console.
+  return found.filter((r) => !r.urlPath.startsWith('/api/') && !r.urlPath.startsWith('/pdfjs/'));
 }
 
 describe('GET /v1/openapi.json', () => {
