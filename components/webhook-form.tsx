@@ -1,6 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
+import { useFieldErrors } from './hooks';
 import { ApiClientError, errorMessage } from './api';
 import { CheckboxGroup, type Choice } from './admin';
 import { Button, Field, FormError, Input } from './ui';
@@ -89,12 +90,7 @@ export function WebhookForm({
   const [source, setSource] = useState<SecretSource>(mode === 'create' ? 'generated' : 'own');
   const [secret, setSecret] = useState(() => (mode === 'create' ? newSecret() : ''));
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-
-  /** Re-checks a field that shows a message: the message changes or goes once the field is right. */
-  function recheck(field: 'url' | 'events' | 'secret', message: string | undefined) {
-    setErrors((current) => (current[field] ? { ...current, [field]: message } : current));
-  }
+  const [errors, setErrors, recheck] = useFieldErrors<Errors>();
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { CheckboxGroup, CopyButton, QueryError, isForbidden, retryUnlessRefused, type Choice } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
 import type { ApiKey, CreatedApiKey } from '../api-types';
+import { useFieldErrors } from '../hooks';
 import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Table, Textarea, type Column } from '../ui';
 
 /** Every permission a key can hold, in plain words. */
@@ -108,7 +109,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   const [scopes, setScopes] = useState<string[]>([]);
   const [days, setDays] = useState('');
   const [ips, setIps] = useState('');
-  const [errors, setErrors] = useState<{ name?: string; scopes?: string; days?: string; ips?: string; form?: string }>({});
+  const [errors, setErrors, recheck] = useFieldErrors<{ name?: string; scopes?: string; days?: string; ips?: string; form?: string }>();
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<CreatedApiKey>('/v1/api-keys', { method: 'POST', json: body }),
   });
@@ -117,7 +118,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   function edited<V>(set: (value: V) => void, field: 'name' | 'scopes' | 'days' | 'ips', check: (value: V) => string | undefined) {
     return (value: V) => {
       set(value);
-      setErrors((current) => (current[field] ? { ...current, [field]: check(value) } : current));
+      recheck(field, check(value));
     };
   }
   const changeName = edited(setName, 'name', checkName);

@@ -7,7 +7,7 @@ import { toast } from 'sonner';
 import { QueryError, isForbidden, retryUnlessRefused } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
 import type { User } from '../api-types';
-import { useMe } from '../hooks';
+import { useFieldErrors, useMe } from '../hooks';
 import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Select, Table, type Column } from '../ui';
 
 type UserChanges = Partial<{ name: string; role: User['role']; password: string; disabled: boolean }>;
@@ -165,10 +165,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<User['role']>('member');
   const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<{ email?: string; password?: string; form?: string }>({});
-
-  /** A field's message is checked again as the field changes, so it goes as soon as the field is right. */
-  const recheck = (field: 'email' | 'password', message: string | undefined) => setErrors((current) => (current[field] ? { ...current, [field]: message } : current));
+  const [errors, setErrors, recheck] = useFieldErrors<{ email?: string; password?: string; form?: string }>();
 
   async function submit(e: FormEvent) {
     e.preventDefault();

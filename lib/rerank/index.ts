@@ -3,17 +3,8 @@ import { RerankError } from './errors';
 import { rerankOverHttp } from './http';
 import { rerankLocally } from './local';
 
-export { getRerankConfig, resetRerankConfig } from './config';
+export { resetRerankConfig } from './config';
 export { RerankError } from './errors';
-
-/** Whether a reranker is configured (a misconfigured one counts: using it explains what is wrong). */
-export function rerankAvailable(): boolean {
-  try {
-    return getRerankConfig().kind !== 'none';
-  } catch {
-    return true;
-  }
-}
 
 /**
  * One relevance score per passage, in input order, from the configured reranker; passages are cut
