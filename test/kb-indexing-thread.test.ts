@@ -4,7 +4,9 @@ import * as documentRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[docu
 import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import { resetConfig } from '@/lib/config';
 import { queryRows } from '@/lib/db/client';
-import { kbChunks } from '@/lib/db/schema';
+import { kbChunks, knowledgeBases } from '@/lib/db/schema';
+import { compileFilter } from '@/lib/search/filter';
+import { keywordCandidates, prepareKeywordQuery } from '@/lib/search/keyword';
 import { EmbeddingError, resetEmbeddingProviders } from '@/lib/embeddings';
 import { runDocumentIndexing, startIndexing } from '@/lib/knowledge-bases/indexing';
 import { getIndexingThreads } from '@/lib/knowledge-bases/preparer';
@@ -12,6 +14,7 @@ import { useTestApp } from '@/test/support/app';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
 import { startFakeEmbeddingServer } from '@/test/support/embeddings-openai-server';
 import { largeMarkdown } from '@/test/support/large-markdown';
+import { BUCKET_ORDINALS, ordinalAt, postingList } from '@/lib/search/postings';
 
 /**
  * Indexing in the indexing thread. Limits of one document: the chunk count, and the thread's
@@ -162,6 +165,80 @@ describe('documents of more than one statement', () => {
     );
   }
 
+  /**
+   * The keyword postings of a knowledge base, decoded, against its chunks: one record per chunk
+   * and distinct term, with the chunk's length, in its term's bucket, in ordinal order.
+   */
+  async function expectPostingsMatchChunks(kbId: string) {
+    const chunks = await queryRows<{ generation: number; ordinal: number; term_count: number; terms: string[] }>(
+      app.db,
+      sql`select generation, ordinal, term_count, tsvector_to_array(terms) as terms from kb_chunks where kb_id = ${kbId}`,
+    );
+    const expected = chunks.flatMap((c) => c.terms.map((t) => `${c.generation} ${t} ${c.ordinal} ${c.term_count}`)).sort();
+    const rows = await queryRows<{ generation: number; term: string; bucket: number; data: Uint8Array }>(
+      app.db,
+      sql`select generation, term, bucket, data from kb_postings where kb_id = ${kbId} order by generation, term, bucket`,
+    );
+    const actual: string[] = [];
+    let previous = '';
+    let last = -1;
+    for (const r of rows) {
+      const list = postingList([r.data]);
+      expect(list.count, `empty bucket kept for ${r.term}`).toBeGreaterThan(0);
+      for (let i = 0; i < list.count; i++) {
+        const ordinal = ordinalAt(list, i);
+        const key = `${r.generation} ${r.term}`;
+        if (key !== previous) last = -1;
+        expect(ordinal, `${r.term} out of order`).toBeGreaterThan(last);
+        expect(Math.floor(ordinal / BUCKET_ORDINALS)).toBe(r.bucket);
+        previous = key;
+        last = ordinal;
+        actual.push(`${r.generation} ${r.term} ${ordinal} ${list.view.getInt32(i * 12 + 8)}`);
+      }
+    }
+    expect(actual.sort()).toEqual(expected);
+    return actual.length;
+  }
+
+  it('keeps postings equal to the chunks when documents sharing buckets come and go', async () => {
+    const kbId = await createKb(app, { name: 'postings', chunking_strategy: { type: 'fixed', chunk_size: 64, overlap: 0 } });
+    const ids: string[] = [];
+    for (const [i, size] of [4_000, 6_000, 3_000].entries()) {
+      const { fileId } = await extractedFile(app, `part-${i}.md`, largeMarkdown(size));
+      ids.push((await addDoc(app, kbId, { file_id: fileId })).body.id);
+    }
+    await drainWorkflows(app);
+    const all = await expectPostingsMatchChunks(kbId);
+    expect(all).toBeGreaterThan(100);
+    // The middle document: its records go from buckets the others keep using.
+    const path = `/v1/knowledge-bases/${kbId}/documents/${ids[1]}`;
+    expect((await app.call(documentRoute.DELETE, { method: 'DELETE', path, params: { kb_id: kbId, document_id: ids[1] } })).status).toBe(204);
+    const left = await expectPostingsMatchChunks(kbId);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(all);
+    // Added again: new ordinals after every existing one.
+    const { fileId } = await extractedFile(app, 'again.md', largeMarkdown(6_000));
+    await addDoc(app, kbId, { file_id: fileId });
+    await drainWorkflows(app);
+    expect(await expectPostingsMatchChunks(kbId)).toBe(all);
+
+    // A filter that only the last-ranked chunk passes: the first chunks looked up all fail it, so
+    // more of the ranking is checked until it is found.
+    const [kb] = await app.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+    const scope = { kbId, generation: kb.generation, dimensions: kb.embeddingDimensions, conditions: [] };
+    const words = largeMarkdown(6_000).toLowerCase().match(/[a-z]{4,}/g)!;
+    const counts = new Map<string, number>();
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const query = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([w]) => w).join(' ');
+    const q = (await prepareKeywordQuery(app.db, scope, query))!;
+    const ranking = await keywordCandidates(app.db, scope, q, 100_000);
+    expect(ranking.length, query).toBeGreaterThan(40);
+    const last = ranking[ranking.length - 1];
+    const [chunk] = await app.db.select().from(kbChunks).where(eq(kbChunks.id, last.id));
+    const filter = compileFilter({ document_id: chunk.documentId, 'metadata.chunk_index': chunk.metadata.chunk_index as number });
+    expect(await keywordCandidates(app.db, { ...scope, conditions: filter.conditions }, q, 5)).toEqual([last]);
+  });
+
   it('writes, re-indexes and deletes a document of hundreds of chunks with exact statistics', async () => {
     setLimits({ QUARRY_EMBEDDING_DIMENSIONS: '64' });
     const kbId = await createKb(app, { name: 'many-chunks', chunking_strategy: { type: 'fixed', chunk_size: 64, overlap: 0 } });
@@ -176,6 +253,7 @@ describe('documents of more than one statement', () => {
     expect(first).toMatchObject({ chunks: doc.chunk_count, chunk_total: doc.chunk_count, term_total: first.term_count, df_sum: first.terms });
     const indexes = await queryRows<{ chunk_index: number }>(app.db, sql`select chunk_index from kb_chunks where document_id = ${docId} order by chunk_index`);
     expect(indexes.map((r) => r.chunk_index)).toEqual(Array.from({ length: doc.chunk_count }, (_, i) => i));
+    expect(await expectPostingsMatchChunks(kbId)).toBe(first.terms);
 
     // A new strategy: the document is chunked again into a new generation, the old one dropped.
     const patched = await app.call(kbRoute.PATCH, {
@@ -192,6 +270,7 @@ describe('documents of more than one statement', () => {
     expect(others).toEqual([]);
     expect(second.generation).toBeGreaterThan(first.generation);
     expect(second).toMatchObject({ chunks: reindexed.chunk_count, chunk_total: reindexed.chunk_count, df_sum: second.terms });
+    expect(await expectPostingsMatchChunks(kbId)).toBe(second.terms);
 
     const deleted = await app.call(documentRoute.DELETE, {
       method: 'DELETE',
@@ -200,5 +279,6 @@ describe('documents of more than one statement', () => {
     });
     expect(deleted.status).toBe(204);
     expect(await statsOf(kbId)).toEqual([{ ...second, chunks: 0, chunk_total: 0, term_total: 0, df_sum: 0, terms: 0, term_count: 0 }]);
+    expect(await expectPostingsMatchChunks(kbId)).toBe(0);
   });
 });

@@ -6,7 +6,8 @@ import * as searchRoute from '@/app/v1/knowledge-bases/[kb_id]/search/route';
 import { resetConfig } from '@/lib/config';
 import { kbChunks, kbDocuments, knowledgeBases } from '@/lib/db/schema';
 import { analyze } from '@/lib/search/analyze';
-import { BM25_B, BM25_K1, keywordCandidates, prepareKeywordQuery } from '@/lib/search/query';
+import { BM25_B, BM25_K1, keywordCandidates, prepareKeywordQuery } from '@/lib/search/keyword';
+import { compileFilter } from '@/lib/search/filter';
 import { useTestApp } from '@/test/support/app';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
 
@@ -180,9 +181,10 @@ describe('hybrid search', () => {
     }
   });
 
-  it('finds the exact BM25 top chunks while pruning common terms (MaxScore), for any limit', async () => {
+  it('finds the exact BM25 top chunks from the postings, for any limit, and under a filter that removes the best', async () => {
     const [kb] = await app.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
     const scope = { kbId, generation: kb.generation, dimensions: kb.embeddingDimensions, conditions: [] };
+    const documentOf = new Map((await app.db.select().from(kbChunks).where(eq(kbChunks.kbId, kbId))).map((c) => [c.id, c.documentId]));
     for (const query of ['database', 'the database server data', 'tomatoes database', 'refunds invoices approval payment', '数据库 database']) {
       const q = await prepareKeywordQuery(app.db, scope, query);
       expect(q, query).not.toBeNull();
@@ -192,6 +194,12 @@ describe('hybrid search', () => {
         expect(hits.map((h) => h.id), `${query} @${limit}`).toEqual(reference.slice(0, limit).map(([id]) => id));
         hits.forEach((h, i) => expect(h.score).toBeCloseTo(reference[i][1], 9));
       }
+      // Only the document of the lowest-ranked chunk: the best-ranked chunks all fail the filter.
+      const last = documentOf.get(reference[reference.length - 1][0])!;
+      const filtered = { ...scope, conditions: compileFilter({ document_id: last }).conditions };
+      const expected = reference.filter(([id]) => documentOf.get(id) === last);
+      const hits = await keywordCandidates(app.db, filtered, q!, 3);
+      expect(hits.map((h) => h.id), `${query} in ${last}`).toEqual(expected.slice(0, 3).map(([id]) => id));
     }
   });
 

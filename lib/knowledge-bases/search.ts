@@ -5,15 +5,8 @@ import type { ServiceContext } from '@/lib/context';
 import type { Db, DbOrTx } from '@/lib/db/client';
 import { kbIndexStats, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { compileFilter } from '@/lib/search/filter';
-import {
-  chunkDetails,
-  keywordCandidates,
-  keywordScores,
-  prepareKeywordQuery,
-  vectorCandidates,
-  vectorScores,
-  type SearchScope,
-} from '@/lib/search/query';
+import { keywordCandidates, keywordScores, prepareKeywordQuery } from '@/lib/search/keyword';
+import { chunkDetails, vectorCandidates, vectorScores, type SearchScope } from '@/lib/search/query';
 import { rerank, RerankError } from '@/lib/rerank';
 import { fuseScores, type FusionMethod } from '@/lib/search/fusion';
 import { toVectorLiteral } from '@/lib/search/vectors';
@@ -188,11 +181,13 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
     const keywordById = new Map(keywordHits.map((h) => [h.id, h.score]));
     const ids = [...new Set([...vectorById.keys(), ...keywordById.keys()])];
     const moreVector = vector ? await vectorScores(db, ids.filter((id) => !vectorById.has(id)), vector) : new Map<string, number>();
-    const moreKeyword = keyword ? await keywordScores(db, ids.filter((id) => !keywordById.has(id)), keyword) : new Map<string, number>();
+    const vectorOnly = vectorHits.filter((h) => !keywordById.has(h.id));
+    const moreKeyword = keyword ? await keywordScores(db, vectorOnly.map((h) => h.ordinal), keyword) : new Map<number, number>();
+    for (const h of vectorOnly) keywordById.set(h.id, moreKeyword.get(h.ordinal) ?? 0);
     const candidates = ids.map((id) => ({
       id,
       vector: vector ? clamp01(vectorById.get(id) ?? moreVector.get(id) ?? 0) : null,
-      keyword: keyword ? (keywordById.get(id) ?? moreKeyword.get(id) ?? 0) : null,
+      keyword: keyword ? (keywordById.get(id) ?? 0) : null,
     }));
     const fused = fuseScores(candidates, { method: fusion, vectorWeight: weights.vector_weight, keywordWeight: weights.keyword_weight, rrfK: input.rrf_k });
     const best = keywordHits.length > 0 ? keywordHits[0].score : 0;

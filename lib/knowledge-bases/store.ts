@@ -2,7 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
+import { BUCKET_ORDINALS } from '@/lib/search/postings';
 import type { ChunkRow, ChunkSource } from './prepare';
+import { removePostings } from './postings-store';
 
 /*
  * Chunks of one document in one index generation, with the BM25 statistics kept beside them
@@ -40,9 +42,45 @@ function upsertDocumentFrequencies(kbId: string, generation: number, perTerm: SQ
              on conflict (kb_id, generation, term) do update set df = kb_term_stats.df + excluded.df`;
 }
 
-/** Inserts a document's chunks in short statements and adds them to the generation's statistics. */
+/**
+ * Reserves `count` chunk ordinals of the generation (creating its statistics row), returning the
+ * first. Ordinals are never reused within a generation; a re-index starts a new one at 0.
+ */
+async function reserveOrdinals(tx: DbOrTx, kbId: string, generation: number, count: number): Promise<number> {
+  const [row] = await queryRows<{ next_ordinal: string | number }>(
+    tx,
+    sql`insert into kb_index_stats (kb_id, generation, chunk_total, term_total, next_ordinal) values (${kbId}, ${generation}, 0, 0, ${count})
+        on conflict (kb_id, generation) do update set next_ordinal = kb_index_stats.next_ordinal + excluded.next_ordinal
+        returning next_ordinal`,
+  );
+  const end = Number(row.next_ordinal);
+  if (end > MAX_ORDINAL) {
+    throw new Error(`This knowledge base's index has numbered ${end.toLocaleString('en-US')} chunks, more than it can: re-index the knowledge base to number them again`);
+  }
+  return end - count;
+}
+
+const MAX_ORDINAL = 2 ** 31 - 1;
+
+/**
+ * Appends the postings of a batch of chunks (ordinals increasing, after every chunk already in
+ * the generation) to their terms' buckets, as int4send records built from the chunks' term
+ * frequencies (lib/search/postings.ts).
+ */
+function appendPostings(kbId: string, generation: number, batchJson: string): SQL {
+  const bucket = sql.raw(`x.o / ${BUCKET_ORDINALS}`);
+  return sql`insert into kb_postings (kb_id, generation, term, bucket, data)
+             select ${kbId}, ${generation}, f.key, ${bucket},
+                    string_agg(int4send(x.o) || int4send(f.value::int) || int4send(x.l), ''::bytea order by x.o)
+             from jsonb_to_recordset(${batchJson}::jsonb) as x(o int, l int, f jsonb), jsonb_each_text(x.f) as f
+             group by f.key, ${bucket}
+             on conflict (kb_id, generation, term, bucket) do update set data = kb_postings.data || excluded.data`;
+}
+
+/** Inserts a document's chunks in short statements and adds them to the generation's statistics and postings. */
 export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: ChunkSource): Promise<void> {
   if (source.count === 0) return;
+  const first = await reserveOrdinals(tx, target.kbId, target.generation, source.count);
   const pacer = new StatementPacer(FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
   let buffer: ChunkRow[] = [];
   let fetched = 0;
@@ -56,16 +94,17 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
     if (batch.length === 0) throw new Error(`The indexing thread returned no rows from ${fetched} of ${source.count}`);
     const values = batch.map(
       (c, i) =>
-        sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${index + i}, ${c.content},
-             ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${c.termFreqs}::jsonb,
-             ${target.dimensions}, ${c.vector}::vector)`,
+        sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${index + i}, ${first + index + i}, ${c.content},
+             ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${target.dimensions}, ${c.vector}::vector)`,
     );
-    await pacer.run(batch.length, () =>
-      tx.execute(
-        sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, content, metadata, token_count, term_count, terms, term_freqs, dimensions, embedding)
+    const postings = `[${batch.map((c, i) => `{"o":${first + index + i},"l":${c.termCount},"f":${c.termFreqs}}`).join(',')}]`;
+    await pacer.run(batch.length, async () => {
+      await tx.execute(
+        sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, ordinal, content, metadata, token_count, term_count, terms, dimensions, embedding)
             values ${sql.join(values, sql`, `)}`,
-      ),
-    );
+      );
+      await tx.execute(appendPostings(target.kbId, target.generation, postings));
+    });
     index += batch.length;
   }
   // The indexing thread sized these batches already; the pacer only adds the pauses.
@@ -75,10 +114,8 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
     await stats.run(1, () => tx.execute(upsertDocumentFrequencies(target.kbId, target.generation, perTerm, sql`t.df`)));
   }
   await tx.execute(
-    sql`insert into kb_index_stats (kb_id, generation, chunk_total, term_total)
-        values (${target.kbId}, ${target.generation}, ${source.count}, ${source.termTotal})
-        on conflict (kb_id, generation) do update set chunk_total = kb_index_stats.chunk_total + excluded.chunk_total,
-          term_total = kb_index_stats.term_total + excluded.term_total`,
+    sql`update kb_index_stats set chunk_total = chunk_total + ${source.count}, term_total = term_total + ${source.termTotal}
+        where kb_id = ${target.kbId} and generation = ${target.generation}`,
   );
 }
 
@@ -114,6 +151,7 @@ async function deleteByKeys(tx: DbOrTx, keys: SQL, remove: (batch: SQL) => SQL):
 
 /** Deletes a document's chunks of one generation and takes them out of its statistics. Returns how many went. */
 export async function deleteChunks(tx: DbOrTx, target: Omit<ChunkTarget, 'dimensions'>): Promise<number> {
+  await removePostings(tx, target);
   const perTerm = sql`select u.lexeme as term, count(*)::int as n from gone, unnest(gone.terms) u group by u.lexeme`;
   return deleteByKeys(
     tx,
@@ -130,14 +168,17 @@ export async function deleteChunks(tx: DbOrTx, target: Omit<ChunkTarget, 'dimens
   );
 }
 
-/** Drops a whole generation of a knowledge base: its chunks and statistics. */
+/** Drops a whole generation of a knowledge base: its chunks, statistics and postings. */
 export async function dropGeneration(tx: DbOrTx, kbId: string, generation: number): Promise<void> {
   const where = sql`kb_id = ${kbId} and generation = ${generation}`;
   await deleteByKeys(tx, sql`select id as key from kb_chunks where ${where}`, (batch) => sql`delete from kb_chunks where id = any(${batch})`);
+  // Every term with postings has statistics (kept at df 0 after its chunks went).
   await deleteByKeys(
     tx,
     sql`select term as key from kb_term_stats where ${where}`,
-    (batch) => sql`delete from kb_term_stats where ${where} and term = any(${batch})`,
+    (batch) =>
+      sql`with postings as (delete from kb_postings where ${where} and term = any(${batch}))
+          delete from kb_term_stats where ${where} and term = any(${batch})`,
   );
   await tx.execute(sql`delete from kb_index_stats where ${where}`);
 }

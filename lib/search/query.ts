@@ -1,7 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
-import { analyze } from './analyze';
-import { anyTermQuery } from './tsvector';
 import { cosineDistance } from './vectors';
 
 /*
@@ -12,15 +10,9 @@ import { cosineDistance } from './vectors';
  * `exactMaxChunks` chunks are searched exactly instead (a scan of their rows is faster than the
  * index there and never misses). similarity = 1 − cosine distance.
  *
- * Keyword: Okapi BM25 over the chunks' analysed terms (a GIN-indexed tsvector finds the chunks
- * holding a term; a jsonb object gives its frequency), with the knowledge base's own document
- * frequencies and average length:
- *   score = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
- *   idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)).
+ * Keyword search (BM25 over postings) is lib/search/keyword.ts.
  */
 
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
 const HNSW_MAX_EF_SEARCH = 1000;
 const HNSW_MIN_EF_SEARCH = 100;
 
@@ -42,10 +34,12 @@ function idList(ids: string[]): SQL {
 
 export interface ScoredChunk {
   id: string;
+  /** The chunk's number in its generation (how keyword postings name it). */
+  ordinal: number;
   score: number;
 }
 
-function scopeWhere(scope: SearchScope): SQL {
+export function scopeWhere(scope: SearchScope): SQL {
   return sql.join(
     [
       sql`c.kb_id = ${scope.kbId}`,
@@ -72,12 +66,12 @@ export async function vectorCandidates(
   const where = scopeWhere(scope);
   if (opts.exact) {
     // Not the indexed expression, so the planner reads the knowledge base's rows and sorts them.
-    const rows = await queryRows<{ id: string; distance: number }>(
+    const rows = await queryRows<{ id: string; ordinal: number; distance: number }>(
       db,
-      sql`select c.id, (c.embedding <=> ${queryVector}::vector) as distance from kb_chunks c
+      sql`select c.id, c.ordinal, (c.embedding <=> ${queryVector}::vector) as distance from kb_chunks c
           where ${where} order by distance, c.id limit ${limit}`,
     );
-    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
+    return rows.map((r) => ({ id: r.id, ordinal: Number(r.ordinal), score: 1 - Number(r.distance) }));
   }
   const distance = cosineDistance(scope.dimensions, queryVector, 'c.embedding');
   const search = async (tx: DbOrTx) => {
@@ -85,13 +79,13 @@ export async function vectorCandidates(
     // that filtered-out rows do not leave the result short.
     const efSearch = Math.min(HNSW_MAX_EF_SEARCH, Math.max(HNSW_MIN_EF_SEARCH, limit * 2));
     await tx.execute(sql`select set_config('hnsw.ef_search', ${String(efSearch)}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`);
-    const rows = await queryRows<{ id: string; distance: number }>(
+    const rows = await queryRows<{ id: string; ordinal: number; distance: number }>(
       tx,
-      sql`select c.id, ${distance} as distance from kb_chunks c where ${where} order by ${distance} limit ${limit}`,
+      sql`select c.id, c.ordinal, ${distance} as distance from kb_chunks c where ${where} order by ${distance} limit ${limit}`,
     );
     // The index returns equal distances in its own order; ties are ordered by id, as by the exact scan.
     return rows
-      .map((r) => ({ id: r.id, score: 1 - Number(r.distance) }))
+      .map((r) => ({ id: r.id, ordinal: Number(r.ordinal), score: 1 - Number(r.distance) }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   };
   // Inside a transaction already (searches run on one snapshot): no savepoint needed.
@@ -112,101 +106,6 @@ export async function vectorScores(db: DbOrTx, ids: string[], queryVector: strin
         where c.id in (${idList(ids)})`,
   );
   for (const r of rows) out.set(r.id, 1 - Number(r.distance));
-  return out;
-}
-
-export interface KeywordTerm {
-  term: string;
-  idf: number;
-  df: number;
-}
-
-export interface KeywordQuery {
-  /** Distinct query terms found in the knowledge base, rarest first, with their IDF. */
-  terms: KeywordTerm[];
-  avgLength: number;
-}
-
-/** Analyses the query and looks up the statistics BM25 needs; null when no term occurs in the knowledge base. */
-export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query: string): Promise<KeywordQuery | null> {
-  const distinct = [...new Set(analyze(query))].slice(0, 256);
-  if (distinct.length === 0) return null;
-  const [stats] = await queryRows<{ chunk_total: string | number; term_total: string | number }>(
-    db,
-    sql`select chunk_total, term_total from kb_index_stats where kb_id = ${scope.kbId} and generation = ${scope.generation}`,
-  );
-  const n = Number(stats?.chunk_total ?? 0);
-  if (n === 0) return null;
-  const dfs = await queryRows<{ term: string; df: number }>(
-    db,
-    sql`select term, df from kb_term_stats where kb_id = ${scope.kbId} and generation = ${scope.generation}
-        and df > 0 and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)})`,
-  );
-  if (dfs.length === 0) return null;
-  return {
-    terms: dfs
-      .map(({ term, df }) => ({ term, df: Number(df), idf: Math.log(1 + (n - Number(df) + 0.5) / (Number(df) + 0.5)) }))
-      .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)),
-    avgLength: Math.max(1, Number(stats.term_total) / n),
-  };
-}
-
-/**
- * The BM25 score of chunk `c` as one arithmetic expression: per query term, the term frequency is
- * read from the chunk's `term_freqs` object (a keyed lookup, no unnesting), 0 when absent. Each
- * term is read once: idf·tf·(k1+1)/(tf+norm) is written idf·(k1+1)·(1 − norm/(tf+norm)), since every
- * lookup decompresses the chunk's term object again.
- */
-function bm25Score(q: KeywordQuery): SQL {
-  const norm = sql.raw(`(${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * c.term_count / ${q.avgLength.toFixed(6)}))`);
-  const parts = q.terms.map((t) => {
-    const tf = sql`coalesce((c.term_freqs ->> ${t.term})::float8, 0)`;
-    return sql`(${sql.raw((t.idf * (BM25_K1 + 1)).toFixed(12))} * (1 - ${norm} / (${tf} + ${norm})))`;
-  });
-  return sql`(${sql.join(parts, sql` + `)})`;
-}
-
-/** The highest score a chunk can get from these terms alone (tf·(k1+1)/(tf+norm) < k1+1). */
-function upperBound(terms: KeywordTerm[]): number {
-  return terms.reduce((sum, t) => sum + t.idf * (BM25_K1 + 1), 0);
-}
-
-/**
- * The `limit` chunks with the highest BM25 score, best first. Exact, but without scoring every
- * chunk that holds a common word (MaxScore): only chunks containing one of the rarest terms are
- * scored (with all terms); that suffices once the limit-th score reaches the most that the other
- * terms alone could give, otherwise the next rarest term joins, until every term does.
- */
-export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: KeywordQuery, limit: number): Promise<ScoredChunk[]> {
-  const score = bm25Score(q);
-  const total = q.terms.length;
-  for (let essential = 1; ; ) {
-    const rows = await queryRows<{ id: string; score: number }>(
-      db,
-      sql`select c.id, ${score} as score from kb_chunks c
-          where ${scopeWhere(scope)} and c.terms @@ ${anyTermQuery(q.terms.slice(0, essential).map((t) => t.term))}::tsquery
-          order by score desc, c.id limit ${limit}`,
-    );
-    const hits = rows.map((r) => ({ id: r.id, score: Number(r.score) }));
-    if (essential === total) return hits;
-    // The limit-th score only grows as terms join, so it bounds what the next round needs.
-    const threshold = hits.length === limit ? hits[limit - 1].score : -Infinity;
-    if (threshold >= upperBound(q.terms.slice(essential))) return hits;
-    let next = essential + 1;
-    while (next < total && upperBound(q.terms.slice(next)) > threshold) next++;
-    essential = next;
-  }
-}
-
-/** BM25 scores of the given chunks (0 for a chunk without any query term). */
-export async function keywordScores(db: DbOrTx, ids: string[], q: KeywordQuery): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  if (ids.length === 0) return out;
-  const rows = await queryRows<{ id: string; score: number }>(
-    db,
-    sql`select c.id, ${bm25Score(q)} as score from kb_chunks c where c.id in (${idList(ids)})`,
-  );
-  for (const r of rows) out.set(r.id, Number(r.score));
   return out;
 }
 

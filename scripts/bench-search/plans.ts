@@ -2,7 +2,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
 import type { EmbeddingProvider } from '@/lib/embeddings/types';
-import { keywordCandidates, prepareKeywordQuery, vectorCandidates, type KeywordQuery, type SearchScope } from '@/lib/search/query';
+import { keywordCandidates, prepareKeywordQuery, type KeywordQuery } from '@/lib/search/keyword';
+import { vectorCandidates, type SearchScope } from '@/lib/search/query';
 import { toVectorLiteral, vectorIndexName } from '@/lib/search/vectors';
 import { DIMENSIONS, SEED, TOP_K } from './config';
 import { makeQueries, prng, STOPWORDS, type Vocabulary } from './corpus';

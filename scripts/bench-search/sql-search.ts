@@ -3,15 +3,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
 import { knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
-import {
-  chunkDetails,
-  keywordCandidates,
-  keywordScores,
-  prepareKeywordQuery,
-  vectorCandidates,
-  vectorScores,
-  type SearchScope,
-} from '@/lib/search/query';
+import { keywordCandidates, keywordScores, prepareKeywordQuery } from '@/lib/search/keyword';
+import { chunkDetails, vectorCandidates, vectorScores, type SearchScope } from '@/lib/search/query';
 import type { Timings } from './common';
 import { TOP_K } from './config';
 
@@ -65,7 +58,8 @@ export async function sqlHybrid(c: SqlContext, query: string, vector: string): P
     const keywordIds = new Set(keywordHits.map((h) => h.id));
     const ids = [...new Set([...vectorIds, ...keywordIds])];
     await c.timings.time(step(c, 'vectorScores'), () => vectorScores(tx, ids.filter((id) => !vectorIds.has(id)), vector));
-    if (keyword) await c.timings.time(step(c, 'keywordScores'), () => keywordScores(tx, ids.filter((id) => !keywordIds.has(id)), keyword));
+    const vectorOnly = vectorHits.filter((h) => !keywordIds.has(h.id)).map((h) => h.ordinal);
+    if (keyword) await c.timings.time(step(c, 'keywordScores'), () => keywordScores(tx, vectorOnly, keyword));
     const details = await c.timings.time(step(c, 'chunkDetails'), () => chunkDetails(tx, ids.slice(0, TOP_K)));
     return details.size;
   });

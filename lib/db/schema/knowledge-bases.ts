@@ -16,6 +16,11 @@ export const vectorAny = customType<{ data: string; driverData: string }>({
   dataType: () => 'vector',
 });
 
+/** Raw bytes (the driver returns a Buffer or Uint8Array). */
+export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
 /** A full-text `tsvector`, written as its text form (`'term':1,2 'other':1`). */
 export const tsvector = customType<{ data: string; driverData: string }>({
   dataType: () => 'tsvector',
@@ -98,6 +103,8 @@ export const kbChunks = pgTable(
       .references(() => kbDocuments.id, { onDelete: 'cascade' }),
     generation: integer('generation').notNull(),
     chunkIndex: integer('chunk_index').notNull(),
+    /** The chunk's number in its generation (kb_index_stats.next_ordinal): how keyword postings name it. */
+    ordinal: integer('ordinal').notNull(),
     content: text('content').notNull(),
     /** The document's metadata plus page, section and chunk_index. */
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
@@ -106,13 +113,11 @@ export const kbChunks = pgTable(
     termCount: integer('term_count').notNull(),
     /** The distinct analysed terms (GIN-indexed: which chunks contain a term). */
     terms: tsvector('terms').notNull(),
-    /** Term frequencies: {term: occurrences} (BM25's tf). */
-    termFreqs: jsonb('term_freqs').$type<Record<string, number>>().notNull().default({}),
     dimensions: integer('dimensions').notNull(),
     embedding: vectorAny('embedding').notNull(),
   },
   (t) => [
-    index('kb_chunks_kb_generation_idx').on(t.kbId, t.generation),
+    uniqueIndex('kb_chunks_kb_generation_ordinal_idx').on(t.kbId, t.generation, t.ordinal),
     index('kb_chunks_document_idx').on(t.documentId, t.generation),
     index('kb_chunks_terms_idx').using('gin', t.terms),
   ],
@@ -128,6 +133,8 @@ export const kbIndexStats = pgTable(
     generation: integer('generation').notNull(),
     chunkTotal: bigint('chunk_total', { mode: 'number' }).notNull().default(0),
     termTotal: bigint('term_total', { mode: 'number' }).notNull().default(0),
+    /** The ordinal the next chunk written to this generation gets. */
+    nextOrdinal: bigint('next_ordinal', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.kbId, t.generation] })],
 );
@@ -144,6 +151,25 @@ export const kbTermStats = pgTable(
     df: integer('df').notNull(),
   },
   (t) => [primaryKey({ columns: [t.kbId, t.generation, t.term] })],
+);
+
+/**
+ * Keyword postings (lib/search/postings.ts): per generation, term and bucket of 1,024 chunk
+ * ordinals, the chunks holding the term as packed records (ordinal, term frequency, chunk
+ * length), in ordinal order.
+ */
+export const kbPostings = pgTable(
+  'kb_postings',
+  {
+    kbId: text('kb_id')
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
+    generation: integer('generation').notNull(),
+    term: text('term').notNull(),
+    bucket: integer('bucket').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kbId, t.generation, t.term, t.bucket] })],
 );
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;

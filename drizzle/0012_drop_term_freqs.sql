@@ -1,0 +1,1 @@
+ALTER TABLE "kb_chunks" DROP COLUMN "term_freqs";

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type DbOrTx } from '@/lib/db/client';
+import { StatementPacer } from '@/lib/db/pacing';
+import { BUCKET_ORDINALS, withoutOrdinals } from '@/lib/search/postings';
+
+/*
+ * Taking a document's chunks out of the keyword postings (lib/search/postings.ts) before the
+ * chunks themselves are deleted: only the buckets of the document's terms that its ordinals fall
+ * in are read (a document's chunks get consecutive ordinals, so usually one or two per term),
+ * rewritten without its records, and deleted when nothing is left. Rows are read through a
+ * cursor and written in paced statements (lib/db/pacing.ts), as chunks are deleted.
+ */
+
+const FIRST_ROWS = 50;
+const MAX_ROWS = 2000;
+let cursors = 0;
+
+export async function removePostings(tx: DbOrTx, target: { kbId: string; documentId: string; generation: number }): Promise<void> {
+  const [span] = await queryRows<{ lo: number | null; hi: number | null; n: string | number }>(
+    tx,
+    sql`select min(ordinal) as lo, max(ordinal) as hi, count(*) as n from kb_chunks
+        where document_id = ${target.documentId} and generation = ${target.generation}`,
+  );
+  const n = Number(span?.n ?? 0);
+  if (n === 0 || span.lo === null || span.hi === null) return;
+  const lo = Number(span.lo);
+  const hi = Number(span.hi);
+  let drop = (ordinal: number) => ordinal >= lo && ordinal <= hi;
+  if (hi - lo + 1 !== n) {
+    // Not one run of ordinals (chunks written by an older version): the exact set.
+    const rows = await queryRows<{ ordinal: number }>(
+      tx,
+      sql`select ordinal from kb_chunks where document_id = ${target.documentId} and generation = ${target.generation}`,
+    );
+    const mine = new Set(rows.map((r) => Number(r.ordinal)));
+    drop = (ordinal) => mine.has(ordinal);
+  }
+  const where = sql`p.kb_id = ${target.kbId} and p.generation = ${target.generation}`;
+  const cursor = sql.raw(`quarry_postings_${++cursors}`);
+  // From the document's terms to their buckets (a lateral lookup per term, planned well without statistics).
+  await tx.execute(
+    sql`declare ${cursor} no scroll cursor for
+        select p.term, p.bucket, p.data from
+          (select distinct u.lexeme as term from kb_chunks c, unnest(c.terms) u
+           where c.document_id = ${target.documentId} and c.generation = ${target.generation}) t
+        cross join lateral (
+          select p.term, p.bucket, p.data from kb_postings p
+          where ${where} and p.term = t.term and p.bucket between ${Math.floor(lo / BUCKET_ORDINALS)} and ${Math.floor(hi / BUCKET_ORDINALS)}
+        ) p`,
+  );
+  const pacer = new StatementPacer(FIRST_ROWS, MAX_ROWS);
+  for (;;) {
+    const limit = pacer.rows;
+    const found = await pacer.run(limit, async () => {
+      const rows = await queryRows<{ term: string; bucket: number; data: Uint8Array | string }>(
+        tx,
+        sql`fetch forward ${sql.raw(String(limit))} from ${cursor}`,
+      );
+      const changed: Array<{ term: string; bucket: number; data: string }> = [];
+      for (const r of rows) {
+        const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
+        const kept = withoutOrdinals(bytes, drop);
+        if (kept !== bytes) changed.push({ term: r.term, bucket: Number(r.bucket), data: Buffer.from(kept).toString('hex') });
+      }
+      if (changed.length > 0) {
+        // An upsert of rows that exist: an update that needs no join (and no statistics to plan one).
+        await tx.execute(
+          sql`insert into kb_postings (kb_id, generation, term, bucket, data)
+              select ${target.kbId}, ${target.generation}, v.term, v.bucket, decode(v.data, 'hex')
+              from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(term text, bucket int, data text)
+              on conflict (kb_id, generation, term, bucket) do update set data = excluded.data`,
+        );
+        const emptied = changed.filter((c) => c.data === '').map((c) => c.term);
+        if (emptied.length > 0) {
+          await tx.execute(
+            sql`delete from kb_postings p where ${where} and p.data = ''::bytea
+                and p.term = any(array(select jsonb_array_elements_text(${JSON.stringify(emptied)}::jsonb)))`,
+          );
+        }
+      }
+      return rows.length;
+    });
+    if (found < limit) break;
+  }
+  await tx.execute(sql`close ${cursor}`);
+}
