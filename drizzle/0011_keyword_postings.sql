@@ -17,8 +17,9 @@ ALTER TABLE "kb_index_stats" ADD COLUMN "next_ordinal" bigint DEFAULT 0 NOT NULL
 UPDATE "kb_index_stats" AS s SET "next_ordinal" = coalesce((SELECT max(c.ordinal) + 1 FROM "kb_chunks" c WHERE c.kb_id = s.kb_id AND c.generation = s.generation), 0);--> statement-breakpoint
 ALTER TABLE "kb_postings" ADD CONSTRAINT "kb_postings_kb_id_knowledge_bases_id_fk" FOREIGN KEY ("kb_id") REFERENCES "public"."knowledge_bases"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 INSERT INTO "kb_postings" ("kb_id", "generation", "term", "bucket", "data")
-  SELECT c.kb_id, c.generation, f.key, c.ordinal / 1024,
-         string_agg(int4send(c.ordinal) || int4send(f.value::int) || int4send(c.term_count), ''::bytea ORDER BY c.ordinal)
+  SELECT c.kb_id, c.generation, f.key, c.ordinal / 256,
+         string_agg(substring(int4send(c.ordinal % 256) FROM 3 FOR 2) || substring(int4send(least(f.value::int, 65535)) FROM 3 FOR 2)
+                    || substring(int4send(least(c.term_count, 65535)) FROM 3 FOR 2), ''::bytea ORDER BY c.ordinal)
   FROM "kb_chunks" c, jsonb_each_text(c.term_freqs) AS f
-  GROUP BY c.kb_id, c.generation, f.key, c.ordinal / 1024;--> statement-breakpoint
+  GROUP BY c.kb_id, c.generation, f.key, c.ordinal / 256;--> statement-breakpoint
 CREATE UNIQUE INDEX "kb_chunks_kb_generation_ordinal_idx" ON "kb_chunks" USING btree ("kb_id","generation","ordinal");

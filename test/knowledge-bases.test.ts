@@ -6,7 +6,8 @@ import * as documentRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/[docu
 import * as documentsRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/route';
 import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import * as kbsRoute from '@/app/v1/knowledge-bases/route';
-import { extractions, kbChunks, kbDocuments, kbIndexStats, kbTermStats } from '@/lib/db/schema';
+import { extractions, kbChunks, kbDocuments, kbIndexStats, kbPostings } from '@/lib/db/schema';
+import { POSTING_BYTES } from '@/lib/search/postings';
 import { newId } from '@/lib/ids';
 import { useTestApp } from '@/test/support/app';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
@@ -252,8 +253,9 @@ describe('deletion and cascades', () => {
   async function statsOf(kbId: string) {
     const [chunks] = await app.db.select({ n: count() }).from(kbChunks).where(eq(kbChunks.kbId, kbId));
     const [stats] = await app.db.select().from(kbIndexStats).where(eq(kbIndexStats.kbId, kbId));
-    const terms = await app.db.select().from(kbTermStats).where(eq(kbTermStats.kbId, kbId));
-    return { chunks: Number(chunks.n), stats, dfSum: terms.reduce((s, t) => s + t.df, 0), negative: terms.filter((t) => t.df < 0).length };
+    // A term's document frequency is its number of postings.
+    const postings = await app.db.select().from(kbPostings).where(eq(kbPostings.kbId, kbId));
+    return { chunks: Number(chunks.n), stats, dfSum: postings.reduce((s, p) => s + p.data.byteLength / POSTING_BYTES, 0), empty: postings.filter((p) => p.data.byteLength === 0).length };
   }
 
   it('deleting a document removes its chunks and its share of the statistics', async () => {
@@ -276,7 +278,7 @@ describe('deletion and cascades', () => {
     const after = await statsOf(kbId);
     expect(after.chunks).toBe(1);
     expect(after.stats.chunkTotal).toBe(1);
-    expect(after.negative).toBe(0);
+    expect(after.empty).toBe(0);
     // Document frequencies now describe the remaining chunk only.
     const [remaining] = await app.db.select().from(kbChunks).where(eq(kbChunks.kbId, kbId));
     expect(after.dfSum).toBe(remaining.terms.split(' ').length);

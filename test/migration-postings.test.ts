@@ -88,12 +88,12 @@ describe('upgrading an index without postings', () => {
     const rows = await queryRows<{ term: string; bucket: number; data: Uint8Array }>(handle.db, sql`select term, bucket, data from kb_postings where kb_id = 'kb_old'`);
     const actual: string[] = [];
     for (const r of rows) {
-      const list = postingList([r.data]);
+      const list = postingList([r]);
       for (let i = 0; i < list.count; i++) {
         const ordinal = ordinalAt(list, i);
         expect(Math.floor(ordinal / BUCKET_ORDINALS)).toBe(r.bucket);
         const c = byOrdinal.get(ordinal)!;
-        actual.push(`${r.term} ${c.document_id} ${c.chunk_index} ${list.view.getInt32(i * 12 + 4)} ${list.view.getInt32(i * 12 + 8)}`);
+        actual.push(`${r.term} ${c.document_id} ${c.chunk_index} ${list.tfs[i]} ${list.lengths[i]}`);
       }
     }
     expect(actual.sort()).toEqual(expected.sort());

@@ -59,7 +59,7 @@ export async function removePostings(tx: DbOrTx, target: { kbId: string; documen
       const changed: Array<{ term: string; bucket: number; data: string }> = [];
       for (const r of rows) {
         const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
-        const kept = withoutOrdinals(bytes, drop);
+        const kept = withoutOrdinals(bytes, Number(r.bucket), drop);
         if (kept !== bytes) changed.push({ term: r.term, bucket: Number(r.bucket), data: Buffer.from(kept).toString('hex') });
       }
       if (changed.length > 0) {

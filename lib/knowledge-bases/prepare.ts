@@ -15,8 +15,6 @@ import { IndexingError } from './errors';
 
 /** Texts embedded per call, so a long document's vectors are not all requested at once. */
 const EMBED_BATCH = 256;
-/** Terms per kb_term_stats upsert statement. */
-export const TERM_STATS_BATCH = 2000;
 
 /** One chunk as the INSERT into kb_chunks takes it. */
 export interface ChunkRow {
@@ -39,8 +37,6 @@ type HeldChunk = Omit<ChunkRow, 'vector'> & { vector: number[] };
 export interface PreparedSummary {
   count: number;
   termTotal: number;
-  /** JSON arrays of {term, df}, at most TERM_STATS_BATCH each. */
-  termStats: string[];
 }
 
 /** Prepared chunks to store, read in batches (from this thread's memory or from an indexing thread). */
@@ -77,7 +73,6 @@ export async function prepareChunks(
   const chunks = await chunkMarkdown(markdown, strategy, { embed: (texts) => provider.embed(texts), layout });
   if (chunks.length > limits.maxChunks) throw tooManyChunks(chunks.length, strategy, limits.maxChunks);
   const held: HeldChunk[] = [];
-  const df = new Map<string, number>();
   let termTotal = 0;
   for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
     const batch = chunks.slice(start, start + EMBED_BATCH);
@@ -89,7 +84,6 @@ export async function prepareChunks(
       }
       const terms = termVector(chunk.embedText);
       termTotal += terms.length;
-      for (const term of terms.frequencies.keys()) df.set(term, (df.get(term) ?? 0) + 1);
       held.push({
         content: chunk.content,
         metadata: JSON.stringify({ ...documentMetadata, ...chunk.metadata }),
@@ -101,16 +95,11 @@ export async function prepareChunks(
       });
     });
   }
-  const entries = [...df].map(([term, n]) => ({ term, df: n }));
-  const termStats: string[] = [];
-  for (let start = 0; start < entries.length; start += TERM_STATS_BATCH) {
-    termStats.push(JSON.stringify(entries.slice(start, start + TERM_STATS_BATCH)));
-  }
-  return { count: held.length, termTotal, termStats, chunks: held };
+  return { count: held.length, termTotal, chunks: held };
 }
 
 export function summaryOf(prepared: PreparedChunks): PreparedSummary {
-  return { count: prepared.count, termTotal: prepared.termTotal, termStats: prepared.termStats };
+  return { count: prepared.count, termTotal: prepared.termTotal };
 }
 
 /** Rows [start, start + count) ready for the INSERT. */

@@ -7,7 +7,6 @@ import { kbIndexStats, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/sc
 import { compileFilter } from '@/lib/search/filter';
 import { keywordCandidates, keywordScores, prepareKeywordQuery } from '@/lib/search/keyword';
 import { chunkDetails, vectorCandidates, vectorScores, type SearchScope } from '@/lib/search/query';
-import { semanticCandidates } from '@/lib/search/semantic';
 import { rerank, RerankError } from '@/lib/rerank';
 import { fuseScores, type FusionMethod } from '@/lib/search/fusion';
 import { toVectorLiteral } from '@/lib/search/vectors';
@@ -138,12 +137,10 @@ async function withDetails<H extends { id: string; score: number }>(db: DbOrTx, 
 /** Semantic search: the top_k chunks closest to the query by cosine similarity, at or above threshold. */
 export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, input: SearchInput) {
   const filter = compileFilter(input.filter);
-  const kb = await findKnowledgeBase(ctx.db, kbId);
-  const vector = await embedQuery(kb, input.query);
+  const vector = await embedQuery(await findKnowledgeBase(ctx.db, kbId), input.query);
   const found = await inSnapshot(ctx.db, async (db) => {
     const { scope, exact } = await scopeOf(db, kbId, filter.conditions);
-    const lexical = kb.embeddingProvider === 'builtin';
-    const hits = (await semanticCandidates(db, scope, { text: input.query, vector }, firstStageCount(input), { exact, lexical }))
+    const hits = (await vectorCandidates(db, scope, vector, firstStageCount(input), { exact }))
       .map((h) => ({ id: h.id, score: clamp01(h.score) }))
       .filter((h) => input.threshold === undefined || h.score >= input.threshold);
     return withDetails(db, hits);
@@ -185,7 +182,7 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
     const ids = [...new Set([...vectorById.keys(), ...keywordById.keys()])];
     const moreVector = vector ? await vectorScores(db, ids.filter((id) => !vectorById.has(id)), vector) : new Map<string, number>();
     const vectorOnly = vectorHits.filter((h) => !keywordById.has(h.id));
-    const moreKeyword = keyword ? await keywordScores(db, vectorOnly.map((h) => h.ordinal), keyword) : new Map<number, number>();
+    const moreKeyword = keyword ? keywordScores(vectorOnly.map((h) => h.ordinal), keyword) : new Map<number, number>();
     for (const h of vectorOnly) keywordById.set(h.id, moreKeyword.get(h.ordinal) ?? 0);
     const candidates = ids.map((id) => ({
       id,

@@ -2,21 +2,23 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
-import { BUCKET_ORDINALS } from '@/lib/search/postings';
+import { BUCKET_ORDINALS, MAX_STORED } from '@/lib/search/postings';
 import type { ChunkRow, ChunkSource } from './prepare';
 import { removePostings } from './postings-store';
 
 /*
- * Chunks of one document in one index generation, with the BM25 statistics kept beside them
- * (kb_index_stats: chunk and term totals; kb_term_stats: document frequency per term). Callers
- * hold the knowledge base's row lock, so statistics change in step with the chunks.
+ * Chunks of one document in one index generation, with what BM25 keeps beside them
+ * (kb_index_stats: chunk and term totals and the next chunk ordinal; kb_postings: which chunks
+ * hold each term, how often, and their lengths; a term's document frequency is its number of
+ * postings). Callers hold the knowledge base's row lock, so these change in step with the chunks
+ * and postings are appended in ordinal order.
  *
  * A large document is written and deleted in many short statements (lib/db/pacing.ts): on the
  * embedded database, maintaining the HNSW index alone costs several milliseconds per row, all on
  * the server's main thread. The statements are written to be planned well without table
- * statistics, which the embedded database never gathers: rows are deleted by key, and document
- * frequencies change through upserts (a join of the chunks' terms with kb_term_stats can
- * otherwise be planned as a nested loop over both).
+ * statistics, which the embedded database never gathers: rows are deleted by key, and postings
+ * change through upserts (a join of the chunks' terms with kb_postings can otherwise be planned
+ * as a nested loop over both).
  */
 
 const FIRST_INSERT_ROWS = 8;
@@ -33,13 +35,6 @@ export interface ChunkTarget {
   documentId: string;
   generation: number;
   dimensions: number;
-}
-
-/** Adds `delta` to the document frequencies of the terms in `perTerm` (a query of term, n). */
-function upsertDocumentFrequencies(kbId: string, generation: number, perTerm: SQL, delta: SQL): SQL {
-  return sql`insert into kb_term_stats (kb_id, generation, term, df)
-             select ${kbId}, ${generation}, t.term, ${delta} from (${perTerm}) as t
-             on conflict (kb_id, generation, term) do update set df = kb_term_stats.df + excluded.df`;
 }
 
 /**
@@ -64,14 +59,15 @@ const MAX_ORDINAL = 2 ** 31 - 1;
 
 /**
  * Appends the postings of a batch of chunks (ordinals increasing, after every chunk already in
- * the generation) to their terms' buckets, as int4send records built from the chunks' term
- * frequencies (lib/search/postings.ts).
+ * the generation) to their terms' buckets, as records built from the chunks' term frequencies
+ * (lib/search/postings.ts: three unsigned 16-bit integers, the low half of int4send's bytes).
  */
 function appendPostings(kbId: string, generation: number, batchJson: string): SQL {
   const bucket = sql.raw(`x.o / ${BUCKET_ORDINALS}`);
+  const u16 = (value: string) => sql.raw(`substring(int4send(least(${value}, ${MAX_STORED})) from 3 for 2)`);
   return sql`insert into kb_postings (kb_id, generation, term, bucket, data)
              select ${kbId}, ${generation}, f.key, ${bucket},
-                    string_agg(int4send(x.o) || int4send(f.value::int) || int4send(x.l), ''::bytea order by x.o)
+                    string_agg(${u16(`x.o % ${BUCKET_ORDINALS}`)} || ${u16('f.value::int')} || ${u16('x.l')}, ''::bytea order by x.o)
              from jsonb_to_recordset(${batchJson}::jsonb) as x(o int, l int, f jsonb), jsonb_each_text(x.f) as f
              group by f.key, ${bucket}
              on conflict (kb_id, generation, term, bucket) do update set data = kb_postings.data || excluded.data`;
@@ -106,12 +102,6 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
       await tx.execute(appendPostings(target.kbId, target.generation, postings));
     });
     index += batch.length;
-  }
-  // The indexing thread sized these batches already; the pacer only adds the pauses.
-  const stats = new StatementPacer(1, 1);
-  for (const entries of source.termStats) {
-    const perTerm = sql`select x.term, x.df from jsonb_to_recordset(${entries}::jsonb) as x(term text, df int)`;
-    await stats.run(1, () => tx.execute(upsertDocumentFrequencies(target.kbId, target.generation, perTerm, sql`t.df`)));
   }
   await tx.execute(
     sql`update kb_index_stats set chunk_total = chunk_total + ${source.count}, term_total = term_total + ${source.termTotal}
@@ -152,15 +142,12 @@ async function deleteByKeys(tx: DbOrTx, keys: SQL, remove: (batch: SQL) => SQL):
 /** Deletes a document's chunks of one generation and takes them out of its statistics. Returns how many went. */
 export async function deleteChunks(tx: DbOrTx, target: Omit<ChunkTarget, 'dimensions'>): Promise<number> {
   await removePostings(tx, target);
-  const perTerm = sql`select u.lexeme as term, count(*)::int as n from gone, unnest(gone.terms) u group by u.lexeme`;
   return deleteByKeys(
     tx,
     sql`select id as key from kb_chunks where document_id = ${target.documentId} and generation = ${target.generation}`,
     (batch) =>
       sql`with gone as (
-            delete from kb_chunks where id = any(${batch}) returning terms, term_count
-          ), terms_updated as (
-            ${upsertDocumentFrequencies(target.kbId, target.generation, perTerm, sql`-t.n`)}
+            delete from kb_chunks where id = any(${batch}) returning term_count
           )
           update kb_index_stats set chunk_total = chunk_total - (select count(*) from gone),
             term_total = term_total - (select coalesce(sum(term_count), 0) from gone)
@@ -172,13 +159,10 @@ export async function deleteChunks(tx: DbOrTx, target: Omit<ChunkTarget, 'dimens
 export async function dropGeneration(tx: DbOrTx, kbId: string, generation: number): Promise<void> {
   const where = sql`kb_id = ${kbId} and generation = ${generation}`;
   await deleteByKeys(tx, sql`select id as key from kb_chunks where ${where}`, (batch) => sql`delete from kb_chunks where id = any(${batch})`);
-  // Every term with postings has statistics (kept at df 0 after its chunks went).
   await deleteByKeys(
     tx,
-    sql`select term as key from kb_term_stats where ${where}`,
-    (batch) =>
-      sql`with postings as (delete from kb_postings where ${where} and term = any(${batch}))
-          delete from kb_term_stats where ${where} and term = any(${batch})`,
+    sql`select distinct term as key from kb_postings where ${where}`,
+    (batch) => sql`delete from kb_postings where ${where} and term = any(${batch})`,
   );
   await tx.execute(sql`delete from kb_index_stats where ${where}`);
 }

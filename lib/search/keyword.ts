@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { analyze } from './analyze';
-import { BM25_K1, bestPositions, postingList, scoreAll, scoreOne, type PostingList, type WeightedList } from './postings';
+import { BM25_K1, bestPositions, postingList, scoreAll, scoreOne, type WeightedList } from './postings';
 import { scopeWhere, type ScoredChunk, type SearchScope } from './query';
 
 /*
  * Keyword search: exact Okapi BM25 over the knowledge base's own statistics (kb_index_stats: N
- * and the total length; kb_term_stats: document frequencies),
+ * and the total length; a term's document frequency is its number of postings),
  *   score = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)),
  *   idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)),
  * computed from the query terms' postings (lib/search/postings.ts). Reading a term's postings
- * costs 12 bytes per chunk holding it, so a query of words found in a fifth of 100k chunks reads
- * about 0.25 MB per word and scores every such chunk in a few milliseconds, where reading each
+ * costs 6 bytes per chunk holding it, so a query of words found in a fifth of 100k chunks reads
+ * about 120 KB per word and scores every such chunk in a few milliseconds, where reading each
  * chunk's row would cost a second. The best chunks are then looked up by ordinal, with the
  * search's filters; when filters leave too few, more of the ranked chunks are checked.
  */
@@ -25,16 +25,18 @@ export interface KeywordTerm {
 }
 
 export interface KeywordQuery {
-  kbId: string;
-  generation: number;
   /** Distinct query terms found in the knowledge base, rarest first, with their IDF. */
   terms: KeywordTerm[];
+  /** Their postings, in the same order, each with its weight idf·(k1+1). */
+  lists: WeightedList[];
   avgLength: number;
-  /** The terms' postings, read once per search (keywordCandidates, then keywordScores). */
-  lists?: WeightedList[];
 }
 
-/** Analyses the query and looks up the statistics BM25 needs; null when no term occurs in the knowledge base. */
+/**
+ * Analyses the query and reads what BM25 needs: the generation's size and average length, and the
+ * query terms' postings (a term's document frequency is its number of postings). Null when no
+ * term occurs in the knowledge base.
+ */
 export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query: string): Promise<KeywordQuery | null> {
   const distinct = [...new Set(analyze(query))].slice(0, 256);
   if (distinct.length === 0) return null;
@@ -44,43 +46,33 @@ export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query:
   );
   const n = Number(stats?.chunk_total ?? 0);
   if (n === 0) return null;
-  const dfs = await queryRows<{ term: string; df: number }>(
+  const rows = await queryRows<{ term: string; bucket: number; data: Uint8Array | string }>(
     db,
-    sql`select term, df from kb_term_stats where kb_id = ${scope.kbId} and generation = ${scope.generation}
-        and df > 0 and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)})`,
+    sql`select term, bucket, data from kb_postings where kb_id = ${scope.kbId} and generation = ${scope.generation}
+        and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)}) order by term, bucket`,
   );
-  if (dfs.length === 0) return null;
-  return {
-    kbId: scope.kbId,
-    generation: scope.generation,
-    terms: dfs
-      .map(({ term, df }) => ({ term, df: Number(df), idf: Math.log(1 + (n - Number(df) + 0.5) / (Number(df) + 0.5)) }))
-      .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1)),
-    avgLength: Math.max(1, Number(stats.term_total) / n),
-  };
-}
-
-/** The query terms' postings with their weights, read from kb_postings once per query object. */
-async function weightedLists(db: DbOrTx, q: KeywordQuery): Promise<WeightedList[]> {
-  if (q.lists) return q.lists;
-  const rows = await queryRows<{ term: string; data: Uint8Array | string }>(
-    db,
-    sql`select term, data from kb_postings where kb_id = ${q.kbId} and generation = ${q.generation}
-        and term in (${sql.join(q.terms.map((t) => sql`${t.term}`), sql`, `)}) order by term, bucket`,
-  );
-  const parts = new Map<string, Uint8Array[]>();
+  const parts = new Map<string, Array<{ bucket: number; data: Uint8Array }>>();
   for (const r of rows) {
     // Drivers hand bytea back as bytes; a text form (\x…) is decoded in case one does not.
     const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
     const list = parts.get(r.term) ?? [];
-    list.push(bytes);
+    list.push({ bucket: Number(r.bucket), data: bytes });
     parts.set(r.term, list);
   }
-  q.lists = q.terms.map((t) => ({ list: parts.has(t.term) ? postingList(parts.get(t.term)!) : EMPTY, weight: t.idf * (BM25_K1 + 1) }));
-  return q.lists;
+  const found = [...parts]
+    .map(([term, bytes]) => {
+      const list = postingList(bytes);
+      return { term, df: list.count, idf: Math.log(1 + (n - list.count + 0.5) / (list.count + 0.5)), list };
+    })
+    .filter((t) => t.df > 0)
+    .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+  if (found.length === 0) return null;
+  return {
+    terms: found.map(({ term, df, idf }) => ({ term, df, idf })),
+    lists: found.map((t) => ({ list: t.list, weight: t.idf * (BM25_K1 + 1) })),
+    avgLength: Math.max(1, Number(stats.term_total) / n),
+  };
 }
-
-const EMPTY: PostingList = { view: new DataView(new ArrayBuffer(0)), count: 0 };
 
 /** How many of the ranked chunks the first lookup checks: enough for the limit when filters remove a few. */
 const firstLookup = (limit: number) => Math.max(2 * limit, 20);
@@ -92,7 +84,7 @@ const firstLookup = (limit: number) => Math.max(2 * limit, 20);
  */
 export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: KeywordQuery, limit: number): Promise<ScoredChunk[]> {
   if (limit <= 0) return [];
-  const scored = scoreAll(await weightedLists(db, q), q.avgLength);
+  const scored = scoreAll(q.lists, q.avgLength);
   for (let want = firstLookup(limit); ; want *= 8) {
     const positions = bestPositions(scored, want);
     if (positions.length === 0) return [];
@@ -110,10 +102,8 @@ export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: Keywo
 }
 
 /** BM25 scores of the given chunks by ordinal (0 for a chunk without any query term). */
-export async function keywordScores(db: DbOrTx, ordinals: number[], q: KeywordQuery): Promise<Map<number, number>> {
+export function keywordScores(ordinals: number[], q: KeywordQuery): Map<number, number> {
   const out = new Map<number, number>();
-  if (ordinals.length === 0) return out;
-  const lists = await weightedLists(db, q);
-  for (const ordinal of ordinals) out.set(ordinal, scoreOne(lists, q.avgLength, ordinal));
+  for (const ordinal of ordinals) out.set(ordinal, scoreOne(q.lists, q.avgLength, ordinal));
   return out;
 }

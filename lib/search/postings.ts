@@ -1,12 +1,13 @@
 /*
  * Keyword postings: for each term of a knowledge base's generation, the chunks that hold it, as
- * packed records in chunk-ordinal order. A record is 12 bytes, three big-endian 32-bit integers
- * (what PostgreSQL's int4send writes, so SQL can build them too):
- *   ordinal (the chunk's number in its generation), tf (the term's occurrences in the chunk),
+ * packed records in chunk-ordinal order, in rows per bucket of BUCKET_ORDINALS ordinals
+ * (kb_postings). A record is 6 bytes, three big-endian unsigned 16-bit integers (SQL builds them
+ * from int4send too):
+ *   the chunk's ordinal less its bucket's first, tf (the term's occurrences in the chunk), and
  *   length (the chunk's number of terms, BM25's document length).
- * The records of a term are stored in rows per bucket of BUCKET_ORDINALS ordinals (kb_postings),
- * so adding a document appends to the last bucket of each of its terms and deleting one rewrites
- * only the buckets its ordinals fall in.
+ * Adding a document appends to the last bucket of each of its terms; deleting one rewrites only
+ * the buckets its ordinals fall in. A bucket's row stays under 2 KB, so PostgreSQL never moves
+ * it out of line (TOAST) or compresses it, and appending rewrites a small row.
  *
  * Scoring reads the lists of the query's terms side by side in ordinal order (document at a
  * time) and computes each chunk's exact Okapi BM25 once:
@@ -14,57 +15,55 @@
  * written idf·(k1+1)·(1 − norm/(tf + norm)) with norm = k1·(1 − b + b·len/avglen).
  */
 
-export const POSTING_BYTES = 12;
-export const BUCKET_ORDINALS = 1024;
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
+export const POSTING_BYTES = 6;
+export const BUCKET_ORDINALS = 256;
+/** Term frequencies and chunk lengths are stored up to this (a chunk holds at most 8,192 tokens). */
+export const MAX_STORED = 65_535;
 
-/** The postings of one term: `count` records in ordinal order. */
+/** The postings of one term in ordinal order. */
 export interface PostingList {
-  view: DataView;
+  ordinals: Int32Array;
+  tfs: Uint16Array;
+  lengths: Uint16Array;
   count: number;
 }
 
 /** One list from a term's bucket rows, read in bucket order. */
-export function postingList(parts: Uint8Array[]): PostingList {
-  let bytes: Uint8Array;
-  if (parts.length === 1) bytes = parts[0];
-  else {
-    bytes = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-    let at = 0;
-    for (const p of parts) {
-      bytes.set(p, at);
-      at += p.byteLength;
+export function postingList(rows: ReadonlyArray<{ bucket: number; data: Uint8Array }>): PostingList {
+  const count = rows.reduce((n, r) => n + recordsIn(r.data), 0);
+  const list: PostingList = { ordinals: new Int32Array(count), tfs: new Uint16Array(count), lengths: new Uint16Array(count), count };
+  let at = 0;
+  for (const { bucket, data } of rows) {
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const base = bucket * BUCKET_ORDINALS;
+    for (let i = 0, n = recordsIn(data); i < n; i++, at++) {
+      list.ordinals[at] = base + view.getUint16(i * POSTING_BYTES);
+      list.tfs[at] = view.getUint16(i * POSTING_BYTES + 2);
+      list.lengths[at] = view.getUint16(i * POSTING_BYTES + 4);
     }
   }
-  if (bytes.byteLength % POSTING_BYTES !== 0) throw new Error(`A postings row of ${bytes.byteLength} bytes is not a whole number of records`);
-  return { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), count: bytes.byteLength / POSTING_BYTES };
+  return list;
 }
 
-export const ordinalAt = (l: PostingList, i: number) => l.view.getInt32(i * POSTING_BYTES);
-const tfAt = (l: PostingList, i: number) => l.view.getInt32(i * POSTING_BYTES + 4);
-const lengthAt = (l: PostingList, i: number) => l.view.getInt32(i * POSTING_BYTES + 8);
-
-/** Packs records (already in ordinal order). */
-export function encodePostings(records: ReadonlyArray<{ ordinal: number; tf: number; length: number }>): Uint8Array {
-  const bytes = new Uint8Array(records.length * POSTING_BYTES);
-  const view = new DataView(bytes.buffer);
-  records.forEach((r, i) => {
-    view.setInt32(i * POSTING_BYTES, r.ordinal);
-    view.setInt32(i * POSTING_BYTES + 4, r.tf);
-    view.setInt32(i * POSTING_BYTES + 8, r.length);
-  });
-  return bytes;
+function recordsIn(data: Uint8Array): number {
+  if (data.byteLength % POSTING_BYTES !== 0) throw new Error(`A postings row of ${data.byteLength} bytes is not a whole number of records`);
+  return data.byteLength / POSTING_BYTES;
 }
 
-/** The records of `bytes` whose ordinal `drop` does not want, packed again. */
-export function withoutOrdinals(bytes: Uint8Array, drop: (ordinal: number) => boolean): Uint8Array {
-  const list = postingList([bytes]);
+export const ordinalAt = (l: PostingList, i: number) => l.ordinals[i];
+
+/** The records of one bucket's row whose ordinal `drop` does not want, packed again (the same bytes when none goes). */
+export function withoutOrdinals(data: Uint8Array, bucket: number, drop: (ordinal: number) => boolean): Uint8Array {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const base = bucket * BUCKET_ORDINALS;
   const kept: number[] = [];
-  for (let i = 0; i < list.count; i++) if (!drop(ordinalAt(list, i))) kept.push(i);
-  if (kept.length === list.count) return bytes;
+  const n = recordsIn(data);
+  for (let i = 0; i < n; i++) if (!drop(base + view.getUint16(i * POSTING_BYTES))) kept.push(i);
+  if (kept.length === n) return data;
   const out = new Uint8Array(kept.length * POSTING_BYTES);
-  kept.forEach((i, k) => out.set(bytes.subarray(i * POSTING_BYTES, (i + 1) * POSTING_BYTES), k * POSTING_BYTES));
+  kept.forEach((i, k) => out.set(data.subarray(i * POSTING_BYTES, (i + 1) * POSTING_BYTES), k * POSTING_BYTES));
   return out;
 }
 
@@ -103,7 +102,7 @@ export function scoreAll(terms: WeightedList[], avgLength: number): ScoredOrdina
     for (let t = 0; t < terms.length; t++) {
       const { list, weight } = terms[t];
       if (at[t] >= list.count || next[t] !== ordinal) continue;
-      score += termScore(weight, tfAt(list, at[t]), lengthAt(list, at[t]), avgLength);
+      score += termScore(weight, list.tfs[at[t]], list.lengths[at[t]], avgLength);
       at[t]++;
       if (at[t] < list.count) next[t] = ordinalAt(list, at[t]);
     }
@@ -126,7 +125,7 @@ export function scoreOne(terms: WeightedList[], avgLength: number, ordinal: numb
       if (o < ordinal) lo = mid + 1;
       else if (o > ordinal) hi = mid - 1;
       else {
-        score += termScore(weight, tfAt(list, mid), lengthAt(list, mid), avgLength);
+        score += termScore(weight, list.tfs[mid], list.lengths[mid], avgLength);
         break;
       }
     }

@@ -1,6 +1,6 @@
 /*
- * Text forms of tsvector and tsquery values built from already-analysed terms, so PostgreSQL's
- * own parser (which would split "e.g" or "covid-19" again) never touches them.
+ * The text form of tsvector values built from already-analysed terms, so PostgreSQL's own parser
+ * (which would split "e.g" or "covid-19" again) never touches them.
  */
 
 function quoteLexeme(term: string): string {
@@ -12,9 +12,4 @@ export function lexemesLiteral(terms: Iterable<string>): string {
   const parts: string[] = [];
   for (const term of terms) parts.push(quoteLexeme(term));
   return parts.join(' ');
-}
-
-/** A tsquery matching text that contains any of the terms. */
-export function anyTermQuery(terms: string[]): string {
-  return terms.map(quoteLexeme).join(' | ');
 }

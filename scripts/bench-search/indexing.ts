@@ -1,5 +1,5 @@
-// Indexing throughput: a bulk load with the GIN and HNSW indexes dropped, the index builds, then
-// per-document indexing through the production path with both indexes in place.
+// Indexing throughput: a bulk load with the HNSW index dropped (keyword postings are written with the chunks), the index build, then
+// per-document indexing through the production path with the index in place.
 import os from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
@@ -23,7 +23,7 @@ interface LoadResult {
   prepareCpuMs: number;
   tokens: number;
   terms: number;
-  /** Distinct terms per document summed: rows the kb_term_stats upserts touch. */
+  /** Distinct terms per document summed: postings rows the document's upserts touch (one bucket each, mostly). */
   documentTerms: number;
 }
 
@@ -56,11 +56,13 @@ async function bulkLoad(db: Db, kb: KnowledgeBaseRow, embedder: EmbeddingProvide
     });
     result.storeMs += performance.now() - t2;
     result.chunks += prepared.count;
+    const documentTerms = new Set<string>();
     for (const c of prepared.chunks) {
       result.tokens += c.tokenCount;
       result.terms += c.termCount;
+      for (const term of Object.keys(JSON.parse(c.termFreqs) as object)) documentTerms.add(term);
     }
-    for (const entries of prepared.termStats) result.documentTerms += (JSON.parse(entries) as unknown[]).length;
+    result.documentTerms += documentTerms.size;
     if (++done % 100 === 0) progress(`${done}/${documents.length} documents, ${int(result.chunks)} chunks`);
   });
   result.wallMs = performance.now() - started;
@@ -68,7 +70,7 @@ async function bulkLoad(db: Db, kb: KnowledgeBaseRow, embedder: EmbeddingProvide
   return result;
 }
 
-/** The production path for the remaining documents: runDocumentIndexing with the GIN and HNSW indexes maintained on every insert. */
+/** The production path for the remaining documents: runDocumentIndexing with the HNSW index and the postings maintained on every insert. */
 async function incrementalLoad(db: Db, documents: Seeded['documents']): Promise<{ chunks: number; wallMs: number }> {
   const ctx = serviceContext(db);
   let chunks = 0;
@@ -81,15 +83,12 @@ async function incrementalLoad(db: Db, documents: Seeded['documents']): Promise<
   return { chunks, wallMs: performance.now() - started };
 }
 
-const GIN_INDEX = 'kb_chunks_terms_idx';
-
 async function dropSearchIndexes(db: Db): Promise<void> {
   await db.execute(sql.raw(`drop index if exists ${vectorIndexName(DIMENSIONS)}`));
-  await db.execute(sql.raw(`drop index if exists ${GIN_INDEX}`));
 }
 
-/** Recreates the GIN index on terms (as the migration defines it) and the HNSW index (ensureVectorIndex), timing each. */
-async function buildSearchIndexes(db: Db): Promise<{ ginMs: number; hnswMs: number; workers: string }> {
+/** Recreates the HNSW index (ensureVectorIndex), timing it. Keyword postings are written with the chunks. */
+async function buildSearchIndexes(db: Db): Promise<{ hnswMs: number; workers: string }> {
   const withMemory = async (fn: (tx: DbOrTx) => Promise<void>) => {
     const started = performance.now();
     await db.transaction(async (tx) => {
@@ -98,10 +97,9 @@ async function buildSearchIndexes(db: Db): Promise<{ ginMs: number; hnswMs: numb
     });
     return performance.now() - started;
   };
-  const ginMs = await withMemory((tx) => tx.execute(sql.raw(`create index ${GIN_INDEX} on kb_chunks using gin (terms)`)).then(() => {}));
   const hnswMs = await withMemory((tx) => ensureVectorIndex(tx, DIMENSIONS));
   const [row] = await queryRows<{ workers: string }>(db, sql`select current_setting('max_parallel_maintenance_workers') as workers`);
-  return { ginMs, hnswMs, workers: row.workers };
+  return { hnswMs, workers: row.workers };
 }
 
 /**
@@ -123,7 +121,7 @@ export async function runIndexing(
   const cpu = cpuBetween(cpuBefore, await cpuSnapshot(db));
   const loadRate = load.chunks / (load.wallMs / 1000);
   console.log(
-    `  bulk load, GIN and HNSW indexes dropped: ${int(bulk.length)} documents, ${int(load.chunks)} chunks ` +
+    `  bulk load, HNSW index dropped (postings written as chunks are): ${int(bulk.length)} documents, ${int(load.chunks)} chunks ` +
       `(mean ${int(load.tokens / load.chunks)} tokens, ${int(load.terms / load.chunks)} terms) in ${seconds(load.wallMs)}: ` +
       `${int(loadRate)} chunks/s (goal >= 1,000: ${verdict(loadRate >= 1000)})`,
   );
@@ -136,49 +134,52 @@ export async function runIndexing(
   );
   console.log(
     `    storing transactions (insertChunks + document update): ${seconds(load.storeMs)} summed wall time; ` +
-      `${int(load.documentTerms / bulk.length)} distinct terms per document upserted into kb_term_stats; ` +
+      `${int(load.documentTerms / bulk.length)} distinct terms per document appended to kb_postings; ` +
       `${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => fmt(l, 2)).join(' ')}`,
   );
-  const [termStats] = await queryRows<{ live: string; dead: string; updates: string; hot: string; size: string }>(
+  const [postings] = await queryRows<{ live: string; dead: string; updates: string; hot: string; size: string }>(
     db,
     sql`select n_live_tup::text as live, n_dead_tup::text as dead, n_tup_upd::text as updates, n_tup_hot_upd::text as hot,
-               pg_size_pretty(pg_total_relation_size('kb_term_stats')) as size
-        from pg_stat_user_tables where relname = 'kb_term_stats'`,
+               pg_size_pretty(pg_total_relation_size('kb_postings')) as size
+        from pg_stat_user_tables where relname = 'kb_postings'`,
   );
-  console.log(
-    `    kb_term_stats after the load: ${int(Number(termStats.live))} live rows, ${int(Number(termStats.dead))} dead, ` +
-      `${int(Number(termStats.updates))} updates (${int(Number(termStats.hot))} HOT), ${termStats.size} with its index`,
-  );
+  if (postings) {
+    console.log(
+      `    kb_postings after the load: ${int(Number(postings.live))} live rows, ${int(Number(postings.dead))} dead, ` +
+        `${int(Number(postings.updates))} updates (${int(Number(postings.hot))} HOT), ${postings.size} with its index and TOAST`,
+    );
+  }
   const built = await buildSearchIndexes(db);
   console.log(
-    `  index build: GIN on terms ${seconds(built.ginMs)}, HNSW ${vectorIndexName(DIMENSIONS)} ${seconds(built.hnswMs)} ` +
+    `  index build: HNSW ${vectorIndexName(DIMENSIONS)} ${seconds(built.hnswMs)} ` +
       `(maintenance_work_mem ${MAINTENANCE_WORK_MEM}, max_parallel_maintenance_workers ${built.workers})`,
   );
-  const untilSearchable = load.wallMs + built.ginMs + built.hnswMs;
+  const untilSearchable = load.wallMs + built.hnswMs;
   console.log(`  load + index build: ${seconds(untilSearchable)} = ${int(load.chunks / (untilSearchable / 1000))} chunks/s`);
 
   const incCpuBefore = await cpuSnapshot(db);
   const inc = await incrementalLoad(db, incremental);
   const incCpu = cpuBetween(incCpuBefore, await cpuSnapshot(db));
   console.log(
-    `  runDocumentIndexing with both indexes in place (the background workflow's path): ${int(incremental.length)} documents, ` +
+    `  runDocumentIndexing with the HNSW index in place (the background workflow's path): ${int(incremental.length)} documents, ` +
       `${int(inc.chunks)} chunks in ${seconds(inc.wallMs)} = ${int(inc.chunks / (inc.wallMs / 1000))} chunks/s ` +
       `(CPU: this process ${fmt(inc.chunks ? (incCpu.node * 1e6) / inc.chunks : 0, 0)} µs/chunk, PostgreSQL ${fmt(inc.chunks ? (incCpu.postgres * 1e6) / inc.chunks : 0, 0)} µs/chunk)`,
   );
   const started = performance.now();
   await db.execute(sql`vacuum analyze kb_chunks`);
+  await db.execute(sql`vacuum analyze kb_postings`);
   await db.execute(sql`analyze`);
-  const [sizes] = await queryRows<{ chunks: string; table: string; hnsw: string; gin: string; terms: string }>(
+  const [sizes] = await queryRows<{ chunks: string; table: string; hnsw: string; postings: string; terms: string }>(
     db,
     sql`select (select count(*) from kb_chunks)::text as chunks,
                pg_size_pretty(pg_table_size('kb_chunks')) as table,
                pg_size_pretty(pg_relation_size(${vectorIndexName(DIMENSIONS)}::regclass)) as hnsw,
-               pg_size_pretty(pg_relation_size(${GIN_INDEX}::regclass)) as gin,
-               (select count(*) from kb_term_stats)::text as terms`,
+               pg_size_pretty(pg_total_relation_size('kb_postings')) as postings,
+               (select count(distinct term) from kb_postings)::text as terms`,
   );
   console.log(
     `  VACUUM ANALYZE ${seconds(performance.now() - started)}; kb_chunks ${int(Number(sizes.chunks))} rows, ${sizes.table}; ` +
-      `HNSW ${sizes.hnsw}; GIN ${sizes.gin}; ${int(Number(sizes.terms))} distinct terms`,
+      `HNSW ${sizes.hnsw}; postings ${sizes.postings}; ${int(Number(sizes.terms))} distinct terms`,
   );
   return { loadRate, chunks: Number(sizes.chunks) };
 }

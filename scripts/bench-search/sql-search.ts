@@ -59,7 +59,7 @@ export async function sqlHybrid(c: SqlContext, query: string, vector: string): P
     const ids = [...new Set([...vectorIds, ...keywordIds])];
     await c.timings.time(step(c, 'vectorScores'), () => vectorScores(tx, ids.filter((id) => !vectorIds.has(id)), vector));
     const vectorOnly = vectorHits.filter((h) => !keywordIds.has(h.id)).map((h) => h.ordinal);
-    if (keyword) await c.timings.time(step(c, 'keywordScores'), () => keywordScores(tx, vectorOnly, keyword));
+    if (keyword) await c.timings.time(step(c, 'keywordScores'), async () => keywordScores(vectorOnly, keyword));
     const details = await c.timings.time(step(c, 'chunkDetails'), () => chunkDetails(tx, ids.slice(0, TOP_K)));
     return details.size;
   });

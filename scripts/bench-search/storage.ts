@@ -7,7 +7,7 @@ export async function reportStorage(db: Db, chunks: number): Promise<void> {
   const rows = await queryRows<{ name: string; table_bytes: string; index_bytes: string }>(
     db,
     sql`select c.relname as name, pg_table_size(c.oid) as table_bytes, pg_indexes_size(c.oid) as index_bytes
-        from pg_class c where c.relname in ('kb_chunks', 'kb_postings', 'kb_term_stats', 'kb_index_stats') order by c.relname`,
+        from pg_class c where c.relname in ('kb_chunks', 'kb_postings', 'kb_index_stats') order by c.relname`,
   );
   console.log(`\nStorage (${int(chunks)} chunks)`);
   let total = 0;

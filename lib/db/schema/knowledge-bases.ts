@@ -111,7 +111,7 @@ export const kbChunks = pgTable(
     tokenCount: integer('token_count').notNull(),
     /** BM25 document length: the number of analysed terms. */
     termCount: integer('term_count').notNull(),
-    /** The distinct analysed terms (GIN-indexed: which chunks contain a term). */
+    /** The distinct analysed terms (what deleting the chunk takes out of the statistics and postings). */
     terms: tsvector('terms').notNull(),
     dimensions: integer('dimensions').notNull(),
     embedding: vectorAny('embedding').notNull(),
@@ -119,7 +119,6 @@ export const kbChunks = pgTable(
   (t) => [
     uniqueIndex('kb_chunks_kb_generation_ordinal_idx').on(t.kbId, t.generation, t.ordinal),
     index('kb_chunks_document_idx').on(t.documentId, t.generation),
-    index('kb_chunks_terms_idx').using('gin', t.terms),
   ],
 );
 
@@ -137,20 +136,6 @@ export const kbIndexStats = pgTable(
     nextOrdinal: bigint('next_ordinal', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.kbId, t.generation] })],
-);
-
-/** Per generation and term: how many chunks contain the term (BM25 document frequency). */
-export const kbTermStats = pgTable(
-  'kb_term_stats',
-  {
-    kbId: text('kb_id')
-      .notNull()
-      .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
-    generation: integer('generation').notNull(),
-    term: text('term').notNull(),
-    df: integer('df').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.kbId, t.generation, t.term] })],
 );
 
 /**
