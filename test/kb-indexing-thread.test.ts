@@ -14,7 +14,7 @@ import { useTestApp } from '@/test/support/app';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
 import { startFakeEmbeddingServer } from '@/test/support/embeddings-openai-server';
 import { largeMarkdown } from '@/test/support/large-markdown';
-import { BUCKET_ORDINALS, ordinalAt, postingList } from '@/lib/search/postings';
+import { BLOCK_RECORDS, BLOCK_SPAN, ordinalAt, postingList } from '@/lib/search/postings';
 
 /**
  * Indexing in the indexing thread. Limits of one document: the chunk count, and the thread's
@@ -175,22 +175,24 @@ describe('documents of more than one statement', () => {
       sql`select generation, ordinal, term_count, tsvector_to_array(terms) as terms from kb_chunks where kb_id = ${kbId}`,
     );
     const expected = chunks.flatMap((c) => c.terms.map((t) => `${c.generation} ${t} ${c.ordinal} ${c.term_count}`)).sort();
-    const rows = await queryRows<{ generation: number; term: string; bucket: number; data: Uint8Array }>(
+    const rows = await queryRows<{ generation: number; term: string; block: number; data: Uint8Array }>(
       app.db,
-      sql`select generation, term, bucket, data from kb_postings where kb_id = ${kbId} order by generation, term, bucket`,
+      sql`select generation, term, block, data from kb_postings where kb_id = ${kbId} order by generation, term, block`,
     );
     const actual: string[] = [];
     let previous = '';
     let last = -1;
     for (const r of rows) {
       const list = postingList([r]);
-      expect(list.count, `empty bucket kept for ${r.term}`).toBeGreaterThan(0);
+      expect(list.count, `empty block kept for ${r.term}`).toBeGreaterThan(0);
+      expect(list.count).toBeLessThanOrEqual(BLOCK_RECORDS);
       for (let i = 0; i < list.count; i++) {
         const ordinal = ordinalAt(list, i);
         const key = `${r.generation} ${r.term}`;
         if (key !== previous) last = -1;
         expect(ordinal, `${r.term} out of order`).toBeGreaterThan(last);
-        expect(Math.floor(ordinal / BUCKET_ORDINALS)).toBe(r.bucket);
+        expect(ordinal - r.block).toBeGreaterThanOrEqual(0);
+        expect(ordinal - r.block).toBeLessThanOrEqual(BLOCK_SPAN);
         previous = key;
         last = ordinal;
         actual.push(`${r.generation} ${r.term} ${ordinal} ${list.lengths[i]}`);

@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
-import { BUCKET_ORDINALS, withoutOrdinals } from '@/lib/search/postings';
+import { withoutOrdinals } from '@/lib/search/postings';
 
 /*
  * Taking a document's chunks out of the keyword postings (lib/search/postings.ts) before the
- * chunks themselves are deleted: only the buckets of the document's terms that its ordinals fall
+ * chunks themselves are deleted: only the blocks of the document's terms that its ordinals fall
  * in are read (a document's chunks get consecutive ordinals, so usually one or two per term),
  * rewritten without its records, and deleted when nothing is left. Rows are read through a
  * cursor and written in paced statements (lib/db/pacing.ts), as chunks are deleted.
@@ -37,38 +37,42 @@ export async function removePostings(tx: DbOrTx, target: { kbId: string; documen
   }
   const where = sql`p.kb_id = ${target.kbId} and p.generation = ${target.generation}`;
   const cursor = sql.raw(`quarry_postings_${++cursors}`);
-  // From the document's terms to their buckets (a lateral lookup per term, planned well without statistics).
+  // From the document's terms to the blocks that can hold its ordinals: those keyed from the last
+  // one starting at or before its first ordinal up to its last (a lateral lookup per term,
+  // planned well without statistics).
   await tx.execute(
     sql`declare ${cursor} no scroll cursor for
-        select p.term, p.bucket, p.data from
+        select p.term, p.block, p.data from
           (select distinct u.lexeme as term from kb_chunks c, unnest(c.terms) u
            where c.document_id = ${target.documentId} and c.generation = ${target.generation}) t
         cross join lateral (
-          select p.term, p.bucket, p.data from kb_postings p
-          where ${where} and p.term = t.term and p.bucket between ${Math.floor(lo / BUCKET_ORDINALS)} and ${Math.floor(hi / BUCKET_ORDINALS)}
+          select p.term, p.block, p.data from kb_postings p
+          where ${where} and p.term = t.term and p.block <= ${hi}
+            and p.block >= coalesce((select max(q.block) from kb_postings q
+                                     where q.kb_id = ${target.kbId} and q.generation = ${target.generation} and q.term = t.term and q.block <= ${lo}), ${lo})
         ) p`,
   );
   const pacer = new StatementPacer(FIRST_ROWS, MAX_ROWS);
   for (;;) {
     const limit = pacer.rows;
     const found = await pacer.run(limit, async () => {
-      const rows = await queryRows<{ term: string; bucket: number; data: Uint8Array | string }>(
+      const rows = await queryRows<{ term: string; block: number; data: Uint8Array | string }>(
         tx,
         sql`fetch forward ${sql.raw(String(limit))} from ${cursor}`,
       );
-      const changed: Array<{ term: string; bucket: number; data: string }> = [];
+      const changed: Array<{ term: string; block: number; data: string }> = [];
       for (const r of rows) {
         const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
-        const kept = withoutOrdinals(bytes, Number(r.bucket), drop);
-        if (kept !== bytes) changed.push({ term: r.term, bucket: Number(r.bucket), data: Buffer.from(kept).toString('hex') });
+        const kept = withoutOrdinals(bytes, Number(r.block), drop);
+        if (kept !== bytes) changed.push({ term: r.term, block: Number(r.block), data: Buffer.from(kept).toString('hex') });
       }
       if (changed.length > 0) {
         // An upsert of rows that exist: an update that needs no join (and no statistics to plan one).
         await tx.execute(
-          sql`insert into kb_postings (kb_id, generation, term, bucket, data)
-              select ${target.kbId}, ${target.generation}, v.term, v.bucket, decode(v.data, 'hex')
-              from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(term text, bucket int, data text)
-              on conflict (kb_id, generation, term, bucket) do update set data = excluded.data`,
+          sql`insert into kb_postings (kb_id, generation, term, block, data)
+              select ${target.kbId}, ${target.generation}, v.term, v.block, decode(v.data, 'hex')
+              from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(term text, block int, data text)
+              on conflict (kb_id, generation, term, block) do update set data = excluded.data`,
         );
         const emptied = changed.filter((c) => c.data === '').map((c) => c.term);
         if (emptied.length > 0) {

@@ -7,6 +7,7 @@ import { kbIndexStats, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/sc
 import { compileFilter } from '@/lib/search/filter';
 import { keywordCandidates, keywordScores, prepareKeywordQuery } from '@/lib/search/keyword';
 import { chunkDetails, vectorCandidates, vectorScores, type SearchScope } from '@/lib/search/query';
+import { semanticCandidates } from '@/lib/search/semantic';
 import { rerank, RerankError } from '@/lib/rerank';
 import { fuseScores, type FusionMethod } from '@/lib/search/fusion';
 import { toVectorLiteral } from '@/lib/search/vectors';
@@ -137,10 +138,12 @@ async function withDetails<H extends { id: string; score: number }>(db: DbOrTx, 
 /** Semantic search: the top_k chunks closest to the query by cosine similarity, at or above threshold. */
 export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, input: SearchInput) {
   const filter = compileFilter(input.filter);
-  const vector = await embedQuery(await findKnowledgeBase(ctx.db, kbId), input.query);
+  const kb = await findKnowledgeBase(ctx.db, kbId);
+  const vector = await embedQuery(kb, input.query);
   const found = await inSnapshot(ctx.db, async (db) => {
     const { scope, exact } = await scopeOf(db, kbId, filter.conditions);
-    const hits = (await vectorCandidates(db, scope, vector, firstStageCount(input), { exact }))
+    const lexical = kb.embeddingProvider === 'builtin';
+    const hits = (await semanticCandidates(db, scope, { text: input.query, vector }, firstStageCount(input), { exact, lexical }))
       .map((h) => ({ id: h.id, score: clamp01(h.score) }))
       .filter((h) => input.threshold === undefined || h.score >= input.threshold);
     return withDetails(db, hits);

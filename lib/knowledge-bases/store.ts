@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
-import { BUCKET_ORDINALS, MAX_STORED } from '@/lib/search/postings';
+import { placeRecords, POSTING_BYTES, type PostingRecord } from '@/lib/search/postings';
 import type { ChunkRow, ChunkSource } from './prepare';
 import { removePostings } from './postings-store';
 
@@ -58,19 +58,38 @@ async function reserveOrdinals(tx: DbOrTx, kbId: string, generation: number, cou
 const MAX_ORDINAL = 2 ** 31 - 1;
 
 /**
- * Appends the postings of a batch of chunks (ordinals increasing, after every chunk already in
- * the generation) to their terms' buckets, as records built from the chunks' term frequencies
- * (lib/search/postings.ts: three unsigned 16-bit integers, the low half of int4send's bytes).
+ * Appends the postings of a batch of chunks (ordinals from `first`, after every chunk already in
+ * the generation) to their terms' blocks (lib/search/postings.ts): the last block of each term is
+ * looked up, the records are placed and packed here, and one upsert appends them.
  */
-function appendPostings(kbId: string, generation: number, batchJson: string): SQL {
-  const bucket = sql.raw(`x.o / ${BUCKET_ORDINALS}`);
-  const u16 = (value: string) => sql.raw(`substring(int4send(least(${value}, ${MAX_STORED})) from 3 for 2)`);
-  return sql`insert into kb_postings (kb_id, generation, term, bucket, data)
-             select ${kbId}, ${generation}, f.key, ${bucket},
-                    string_agg(${u16(`x.o % ${BUCKET_ORDINALS}`)} || ${u16('f.value::int')} || ${u16('x.l')}, ''::bytea order by x.o)
-             from jsonb_to_recordset(${batchJson}::jsonb) as x(o int, l int, f jsonb), jsonb_each_text(x.f) as f
-             group by f.key, ${bucket}
-             on conflict (kb_id, generation, term, bucket) do update set data = kb_postings.data || excluded.data`;
+async function appendPostings(tx: DbOrTx, kbId: string, generation: number, batch: ChunkRow[], first: number): Promise<void> {
+  const byTerm = new Map<string, PostingRecord[]>();
+  batch.forEach((c, i) => {
+    for (const [term, tf] of Object.entries(JSON.parse(c.termFreqs) as Record<string, number>)) {
+      const records = byTerm.get(term) ?? [];
+      records.push({ ordinal: first + i, tf, length: c.termCount });
+      byTerm.set(term, records);
+    }
+  });
+  if (byTerm.size === 0) return;
+  // The last block of each term: a lateral lookup per term through the primary key.
+  const lastRows = await queryRows<{ term: string; block: number; bytes: number }>(
+    tx,
+    sql`select t.term, p.block, length(p.data) as bytes from jsonb_array_elements_text(${JSON.stringify([...byTerm.keys()])}::jsonb) as t(term)
+        cross join lateral (select p.block, p.data from kb_postings p
+          where p.kb_id = ${kbId} and p.generation = ${generation} and p.term = t.term order by p.block desc limit 1) p`,
+  );
+  const last = new Map(lastRows.map((r) => [r.term, { block: Number(r.block), count: Number(r.bytes) / POSTING_BYTES }]));
+  const rows: Array<{ t: string; b: number; d: string }> = [];
+  for (const [term, records] of byTerm) {
+    for (const { block, data } of placeRecords(last.get(term) ?? null, records)) rows.push({ t: term, b: block, d: Buffer.from(data).toString('hex') });
+  }
+  // An upsert that appends: no join to plan, and no statistics needed to plan it well.
+  await tx.execute(
+    sql`insert into kb_postings (kb_id, generation, term, block, data)
+        select ${kbId}, ${generation}, v.t, v.b, decode(v.d, 'hex') from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(t text, b int, d text)
+        on conflict (kb_id, generation, term, block) do update set data = kb_postings.data || excluded.data`,
+  );
 }
 
 /** Inserts a document's chunks in short statements and adds them to the generation's statistics and postings. */
@@ -93,13 +112,12 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
         sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${index + i}, ${first + index + i}, ${c.content},
              ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${target.dimensions}, ${c.vector}::vector)`,
     );
-    const postings = `[${batch.map((c, i) => `{"o":${first + index + i},"l":${c.termCount},"f":${c.termFreqs}}`).join(',')}]`;
     await pacer.run(batch.length, async () => {
       await tx.execute(
         sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, ordinal, content, metadata, token_count, term_count, terms, dimensions, embedding)
             values ${sql.join(values, sql`, `)}`,
       );
-      await tx.execute(appendPostings(target.kbId, target.generation, postings));
+      await appendPostings(tx, target.kbId, target.generation, batch, first + index);
     });
     index += batch.length;
   }

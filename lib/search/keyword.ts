@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { analyze } from './analyze';
-import { BM25_K1, bestPositions, postingList, scoreAll, scoreOne, type WeightedList } from './postings';
+import { BM25_K1, bestPositions, bm25Scorer, postingList, scoreAll, scoreOne, type WeightedList } from './postings';
 import { scopeWhere, type ScoredChunk, type SearchScope } from './query';
 
 /*
@@ -46,17 +46,17 @@ export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query:
   );
   const n = Number(stats?.chunk_total ?? 0);
   if (n === 0) return null;
-  const rows = await queryRows<{ term: string; bucket: number; data: Uint8Array | string }>(
+  const rows = await queryRows<{ term: string; block: number; data: Uint8Array | string }>(
     db,
-    sql`select term, bucket, data from kb_postings where kb_id = ${scope.kbId} and generation = ${scope.generation}
-        and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)}) order by term, bucket`,
+    sql`select term, block, data from kb_postings where kb_id = ${scope.kbId} and generation = ${scope.generation}
+        and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)}) order by term, block`,
   );
-  const parts = new Map<string, Array<{ bucket: number; data: Uint8Array }>>();
+  const parts = new Map<string, Array<{ block: number; data: Uint8Array }>>();
   for (const r of rows) {
     // Drivers hand bytea back as bytes; a text form (\x…) is decoded in case one does not.
     const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
     const list = parts.get(r.term) ?? [];
-    list.push({ bucket: Number(r.bucket), data: bytes });
+    list.push({ block: Number(r.block), data: bytes });
     parts.set(r.term, list);
   }
   const found = [...parts]
@@ -84,7 +84,7 @@ const firstLookup = (limit: number) => Math.max(2 * limit, 20);
  */
 export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: KeywordQuery, limit: number): Promise<ScoredChunk[]> {
   if (limit <= 0) return [];
-  const scored = scoreAll(q.lists, q.avgLength);
+  const scored = scoreAll(q.lists, bm25Scorer(q.avgLength));
   for (let want = firstLookup(limit); ; want *= 8) {
     const positions = bestPositions(scored, want);
     if (positions.length === 0) return [];
@@ -104,6 +104,7 @@ export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: Keywo
 /** BM25 scores of the given chunks by ordinal (0 for a chunk without any query term). */
 export function keywordScores(ordinals: number[], q: KeywordQuery): Map<number, number> {
   const out = new Map<number, number>();
-  for (const ordinal of ordinals) out.set(ordinal, scoreOne(q.lists, q.avgLength, ordinal));
+  const scorer = bm25Scorer(q.avgLength);
+  for (const ordinal of ordinals) out.set(ordinal, scoreOne(q.lists, scorer, ordinal));
   return out;
 }

@@ -1,16 +1,17 @@
 /*
  * Keyword postings: for each term of a knowledge base's generation, the chunks that hold it, as
- * packed records in chunk-ordinal order, in rows per bucket of BUCKET_ORDINALS ordinals
- * (kb_postings). A record is 6 bytes, three big-endian unsigned 16-bit integers (SQL builds them
- * from int4send too):
- *   the chunk's ordinal less its bucket's first, tf (the term's occurrences in the chunk), and
+ * packed records in chunk-ordinal order, in blocks of at most BLOCK_RECORDS records, one row
+ * each (kb_postings), keyed by the block's first ordinal. A record is 6 bytes, three big-endian
+ * unsigned 16-bit integers:
+ *   the chunk's ordinal less the block's key, tf (the term's occurrences in the chunk), and
  *   length (the chunk's number of terms, BM25's document length).
- * Adding a document appends to the last bucket of each of its terms; deleting one rewrites only
- * the buckets its ordinals fall in. A bucket's row stays under 2 KB, so PostgreSQL never moves
- * it out of line (TOAST) or compresses it, and appending rewrites a small row.
+ * A rare term is one small row; a word in 20,000 chunks about 80 rows. Adding a document appends
+ * to each of its terms' last block (or starts one); deleting one rewrites only the blocks its
+ * ordinals fall in. Rows stay under 2 KB, so PostgreSQL never compresses them or moves them out
+ * of line (TOAST), and appending rewrites a small row.
  *
  * Scoring reads the lists of the query's terms side by side in ordinal order (document at a
- * time) and computes each chunk's exact Okapi BM25 once:
+ * time) and computes each chunk's score once, for keyword search its exact Okapi BM25:
  *   score = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))
  * written idf·(k1+1)·(1 − norm/(tf + norm)) with norm = k1·(1 − b + b·len/avglen).
  */
@@ -18,9 +19,18 @@
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 export const POSTING_BYTES = 6;
-export const BUCKET_ORDINALS = 256;
+/** Records per block at most: a row of 1,536 bytes, which PostgreSQL never compresses or moves out of line. */
+export const BLOCK_RECORDS = 256;
+/** A block's ordinals lie within this distance of its first, so each is stored as a 16-bit offset. */
+export const BLOCK_SPAN = 65_535;
 /** Term frequencies and chunk lengths are stored up to this (a chunk holds at most 8,192 tokens). */
 export const MAX_STORED = 65_535;
+
+export interface PostingRecord {
+  ordinal: number;
+  tf: number;
+  length: number;
+}
 
 /** The postings of one term in ordinal order. */
 export interface PostingList {
@@ -30,16 +40,15 @@ export interface PostingList {
   count: number;
 }
 
-/** One list from a term's bucket rows, read in bucket order. */
-export function postingList(rows: ReadonlyArray<{ bucket: number; data: Uint8Array }>): PostingList {
+/** One list from a term's block rows, read in block order (a block's key is its first ordinal). */
+export function postingList(rows: ReadonlyArray<{ block: number; data: Uint8Array }>): PostingList {
   const count = rows.reduce((n, r) => n + recordsIn(r.data), 0);
   const list: PostingList = { ordinals: new Int32Array(count), tfs: new Uint16Array(count), lengths: new Uint16Array(count), count };
   let at = 0;
-  for (const { bucket, data } of rows) {
+  for (const { block, data } of rows) {
     const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const base = bucket * BUCKET_ORDINALS;
     for (let i = 0, n = recordsIn(data); i < n; i++, at++) {
-      list.ordinals[at] = base + view.getUint16(i * POSTING_BYTES);
+      list.ordinals[at] = block + view.getUint16(i * POSTING_BYTES);
       list.tfs[at] = view.getUint16(i * POSTING_BYTES + 2);
       list.lengths[at] = view.getUint16(i * POSTING_BYTES + 4);
     }
@@ -54,31 +63,77 @@ function recordsIn(data: Uint8Array): number {
 
 export const ordinalAt = (l: PostingList, i: number) => l.ordinals[i];
 
-/** The records of one bucket's row whose ordinal `drop` does not want, packed again (the same bytes when none goes). */
-export function withoutOrdinals(data: Uint8Array, bucket: number, drop: (ordinal: number) => boolean): Uint8Array {
+/** Records packed for the block that starts at `block` (tf and length saturate at MAX_STORED). */
+export function encodeRecords(block: number, records: ReadonlyArray<PostingRecord>): Uint8Array {
+  const out = new Uint8Array(records.length * POSTING_BYTES);
+  const view = new DataView(out.buffer);
+  records.forEach((r, i) => {
+    view.setUint16(i * POSTING_BYTES, r.ordinal - block);
+    view.setUint16(i * POSTING_BYTES + 2, Math.min(r.tf, MAX_STORED));
+    view.setUint16(i * POSTING_BYTES + 4, Math.min(r.length, MAX_STORED));
+  });
+  return out;
+}
+
+/**
+ * Where a term's new records (ordinal order, after every record it has) go: appended to its last
+ * block while that has room and stays within BLOCK_SPAN, then in new blocks, each keyed by its
+ * first ordinal. Returns the bytes to append per block.
+ */
+export function placeRecords(last: { block: number; count: number } | null, records: ReadonlyArray<PostingRecord>): Array<{ block: number; data: Uint8Array }> {
+  const out: Array<{ block: number; data: Uint8Array }> = [];
+  let i = 0;
+  if (last) {
+    while (i < records.length && last.count + i < BLOCK_RECORDS && records[i].ordinal - last.block <= BLOCK_SPAN) i++;
+    if (i > 0) out.push({ block: last.block, data: encodeRecords(last.block, records.slice(0, i)) });
+  }
+  while (i < records.length) {
+    const block = records[i].ordinal;
+    let j = i;
+    while (j < records.length && j - i < BLOCK_RECORDS && records[j].ordinal - block <= BLOCK_SPAN) j++;
+    out.push({ block, data: encodeRecords(block, records.slice(i, j)) });
+    i = j;
+  }
+  return out;
+}
+
+/** The records of one block's row whose ordinal `drop` does not want, packed again (the same bytes when none goes). */
+export function withoutOrdinals(data: Uint8Array, block: number, drop: (ordinal: number) => boolean): Uint8Array {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const base = bucket * BUCKET_ORDINALS;
   const kept: number[] = [];
   const n = recordsIn(data);
-  for (let i = 0; i < n; i++) if (!drop(base + view.getUint16(i * POSTING_BYTES))) kept.push(i);
+  for (let i = 0; i < n; i++) if (!drop(block + view.getUint16(i * POSTING_BYTES))) kept.push(i);
   if (kept.length === n) return data;
   const out = new Uint8Array(kept.length * POSTING_BYTES);
   kept.forEach((i, k) => out.set(data.subarray(i * POSTING_BYTES, (i + 1) * POSTING_BYTES), k * POSTING_BYTES));
   return out;
 }
 
-/** A query term's list and its weight idf·(k1+1). */
+/** A query term's list and its weight (for BM25, idf·(k1+1)). */
 export interface WeightedList {
   list: PostingList;
   weight: number;
 }
 
-function termScore(weight: number, tf: number, length: number, avgLength: number): number {
-  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength);
-  return weight * (1 - norm / (tf + norm));
+/** What a term adds to a chunk's score, from its weight, frequency and the chunk's length. */
+export type TermScorer = (weight: number, tf: number, length: number) => number;
+
+/** Okapi BM25 with the generation's average length. */
+export function bm25Scorer(avgLength: number): TermScorer {
+  return (weight, tf, length) => {
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength);
+    return weight * (1 - norm / (tf + norm));
+  };
 }
 
-/** Every chunk holding at least one query term, with its BM25 score (ordinal order). */
+/**
+ * An estimate of the built-in embedder's cosine similarity (lib/embeddings/builtin.ts): a shared
+ * word counts by its sublinear frequency, 1 + ln tf, over the square root of the chunk's length,
+ * in place of the vector's norm.
+ */
+export const lexicalScorer: TermScorer = (weight, tf, length) => (weight * (tf === 1 ? 1 : 1 + Math.log(tf))) / Math.sqrt(Math.max(1, length));
+
+/** Every chunk holding at least one query term, with its score (ordinal order). */
 export interface ScoredOrdinals {
   ordinals: Int32Array;
   scores: Float64Array;
@@ -86,7 +141,7 @@ export interface ScoredOrdinals {
 }
 
 /** Scores every chunk of the lists (document at a time over the ordinal-ordered lists). */
-export function scoreAll(terms: WeightedList[], avgLength: number): ScoredOrdinals {
+export function scoreAll(terms: WeightedList[], termScore: TermScorer): ScoredOrdinals {
   const capacity = terms.reduce((n, t) => n + t.list.count, 0);
   const ordinals = new Int32Array(capacity);
   const scores = new Float64Array(capacity);
@@ -102,7 +157,7 @@ export function scoreAll(terms: WeightedList[], avgLength: number): ScoredOrdina
     for (let t = 0; t < terms.length; t++) {
       const { list, weight } = terms[t];
       if (at[t] >= list.count || next[t] !== ordinal) continue;
-      score += termScore(weight, list.tfs[at[t]], list.lengths[at[t]], avgLength);
+      score += termScore(weight, list.tfs[at[t]], list.lengths[at[t]]);
       at[t]++;
       if (at[t] < list.count) next[t] = ordinalAt(list, at[t]);
     }
@@ -113,8 +168,8 @@ export function scoreAll(terms: WeightedList[], avgLength: number): ScoredOrdina
   return { ordinals, scores, count };
 }
 
-/** The BM25 score of one chunk (0 when it holds none of the terms): a binary search per list. */
-export function scoreOne(terms: WeightedList[], avgLength: number, ordinal: number): number {
+/** The score of one chunk (0 when it holds none of the terms): a binary search per list. */
+export function scoreOne(terms: WeightedList[], termScore: TermScorer, ordinal: number): number {
   let score = 0;
   for (const { list, weight } of terms) {
     let lo = 0;
@@ -125,7 +180,7 @@ export function scoreOne(terms: WeightedList[], avgLength: number, ordinal: numb
       if (o < ordinal) lo = mid + 1;
       else if (o > ordinal) hi = mid - 1;
       else {
-        score += termScore(weight, list.tfs[mid], list.lengths[mid], avgLength);
+        score += termScore(weight, list.tfs[mid], list.lengths[mid]);
         break;
       }
     }

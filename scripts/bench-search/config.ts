@@ -14,7 +14,7 @@ export const SEED = 20240611;
 export const CONCURRENCY = 2;
 export const TOP_K = 10;
 export const WARMUP_QUERIES = 10;
-export const RECALL_QUERIES = 20;
+export const RECALL_QUERIES = 100;
 /** Sections per document average ~100, so 1,000 documents make 100,000 chunks. */
 export const MEAN_SECTIONS = 100;
 export const DIMENSIONS = 384;

@@ -139,9 +139,9 @@ export const kbIndexStats = pgTable(
 );
 
 /**
- * Keyword postings (lib/search/postings.ts): per generation, term and bucket of 1,024 chunk
- * ordinals, the chunks holding the term as packed records (ordinal, term frequency, chunk
- * length), in ordinal order.
+ * Keyword postings (lib/search/postings.ts): per generation and term, blocks of up to 256 packed
+ * records (chunk ordinal, term frequency, chunk length) in ordinal order, each keyed by its
+ * first ordinal.
  */
 export const kbPostings = pgTable(
   'kb_postings',
@@ -151,10 +151,10 @@ export const kbPostings = pgTable(
       .references(() => knowledgeBases.id, { onDelete: 'cascade' }),
     generation: integer('generation').notNull(),
     term: text('term').notNull(),
-    bucket: integer('bucket').notNull(),
+    block: integer('block').notNull(),
     data: bytea('data').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.kbId, t.generation, t.term, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.kbId, t.generation, t.term, t.block] })],
 );
 
 export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
