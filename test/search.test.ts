@@ -8,6 +8,10 @@ import { kbChunks, kbDocuments, knowledgeBases } from '@/lib/db/schema';
 import { analyze } from '@/lib/search/analyze';
 import { BM25_B, BM25_K1, keywordCandidates, prepareKeywordQuery } from '@/lib/search/keyword';
 import { compileFilter } from '@/lib/search/filter';
+import { vectorCandidates } from '@/lib/search/query';
+import { toVectorLiteral } from '@/lib/search/vectors';
+import { embedderFor } from '@/lib/knowledge-bases/embedder';
+import { indexServesSemantic } from '@/lib/knowledge-bases/search';
 import { useTestApp } from '@/test/support/app';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
 
@@ -117,15 +121,25 @@ describe('semantic search', () => {
     }
   });
 
-  it('gives the same results through the HNSW index as by exact scan', async () => {
+  it('gives the same results through the HNSW index as by exact scan, and searches built-in vectors exactly at any size', async () => {
     const exact = (await search({ query: 'health endpoint status', top_k: 8 })).body.chunks;
+    const [kb] = await app.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+    const scope = { kbId, generation: kb.generation, dimensions: kb.embeddingDimensions, conditions: [] };
+    const vector = toVectorLiteral((await embedderFor(kb).embed(['health endpoint status']))[0]);
+    const viaIndex = await vectorCandidates(app.db, scope, vector, 8, { exact: false });
+    const byScan = await vectorCandidates(app.db, scope, vector, 8, { exact: true });
+    expect(viaIndex.map((h) => h.id)).toEqual(byScan.map((h) => h.id));
+    expect(byScan.map((h) => h.id)).toEqual(exact.map((c: { id: string }) => c.id));
+    const zh = { ...scope, conditions: compileFilter({ 'metadata.lang': 'zh' }).conditions };
+    expect(await vectorCandidates(app.db, zh, vector, 8, { exact: false })).toHaveLength(2);
+    // Built-in (lexical) vectors are searched exactly even where the index would be used.
+    expect(indexServesSemantic(kb)).toBe(false);
+    expect(indexServesSemantic({ embeddingProvider: 'openai' })).toBe(true);
     process.env.QUARRY_SEARCH_EXACT_MAX_CHUNKS = '0';
     resetConfig();
     try {
-      const indexed = (await search({ query: 'health endpoint status', top_k: 8 })).body.chunks;
-      expect(indexed.map((c: { id: string }) => c.id)).toEqual(exact.map((c: { id: string }) => c.id));
-      const filtered = (await search({ query: 'health endpoint status', top_k: 8, filter: { 'metadata.lang': 'zh' } })).body.chunks;
-      expect(filtered.length).toBe(2);
+      const served = (await search({ query: 'health endpoint status', top_k: 8 })).body.chunks;
+      expect(served.map((c: { id: string }) => c.id)).toEqual(exact.map((c: { id: string }) => c.id));
     } finally {
       delete process.env.QUARRY_SEARCH_EXACT_MAX_CHUNKS;
       resetConfig();

@@ -1,7 +1,83 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
-import { withoutOrdinals } from '@/lib/search/postings';
+import { placeRecords, POSTING_BYTES, withoutOrdinals, type PostingRecord } from '@/lib/search/postings';
+import type { ChunkRow } from './prepare';
+
+/** Records buffered before they are written: a document of a few hundred chunks is written at once. */
+const FLUSH_RECORDS = 50_000;
+const FIRST_UPSERT_ROWS = 200;
+const MAX_UPSERT_ROWS = 5000;
+
+/**
+ * Writes a document's postings (lib/search/postings.ts) as its chunks are inserted: records are
+ * gathered per term, then placed in each term's last block (or new ones) and appended by upserts
+ * of paced size. Gathering a whole document first means each of its terms' blocks is rewritten
+ * once, not once per statement of chunks: appending rewrites the block's row.
+ */
+export class PostingsWriter {
+  private byTerm = new Map<string, PostingRecord[]>();
+  private records = 0;
+  private readonly pacer = new StatementPacer(FIRST_UPSERT_ROWS, MAX_UPSERT_ROWS);
+
+  constructor(
+    private readonly tx: DbOrTx,
+    private readonly kbId: string,
+    private readonly generation: number,
+  ) {}
+
+  /** Adds the records of a batch of chunks whose ordinals start at `first` (after every ordinal added before). */
+  add(batch: ChunkRow[], first: number): void {
+    batch.forEach((c, i) => {
+      for (const [term, tf] of Object.entries(JSON.parse(c.termFreqs) as Record<string, number>)) {
+        const records = this.byTerm.get(term);
+        const record = { ordinal: first + i, tf, length: c.termCount };
+        if (records) records.push(record);
+        else this.byTerm.set(term, [record]);
+        this.records++;
+      }
+    });
+  }
+
+  get full(): boolean {
+    return this.records >= FLUSH_RECORDS;
+  }
+
+  async flush(): Promise<void> {
+    const terms = [...this.byTerm.keys()];
+    for (let start = 0; start < terms.length; ) {
+      const slice = terms.slice(start, start + this.pacer.rows);
+      await this.pacer.run(slice.length, () => this.write(slice));
+      start += slice.length;
+    }
+    this.byTerm.clear();
+    this.records = 0;
+  }
+
+  private async write(terms: string[]): Promise<void> {
+    const { tx, kbId, generation } = this;
+    // The last block of each term: a lateral lookup per term through the primary key.
+    const lastRows = await queryRows<{ term: string; block: number; bytes: number }>(
+      tx,
+      sql`select t.term, p.block, length(p.data) as bytes from jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) as t(term)
+          cross join lateral (select p.block, p.data from kb_postings p
+            where p.kb_id = ${kbId} and p.generation = ${generation} and p.term = t.term order by p.block desc limit 1) p`,
+    );
+    const last = new Map(lastRows.map((r) => [r.term, { block: Number(r.block), count: Number(r.bytes) / POSTING_BYTES }]));
+    const rows: Array<{ t: string; b: number; d: string }> = [];
+    for (const term of terms) {
+      for (const { block, data } of placeRecords(last.get(term) ?? null, this.byTerm.get(term)!)) {
+        rows.push({ t: term, b: block, d: Buffer.from(data).toString('hex') });
+      }
+    }
+    // An upsert that appends: no join to plan, and no statistics needed to plan it well.
+    await tx.execute(
+      sql`insert into kb_postings (kb_id, generation, term, block, data)
+          select ${kbId}, ${generation}, v.t, v.b, decode(v.d, 'hex') from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(t text, b int, d text)
+          on conflict (kb_id, generation, term, block) do update set data = kb_postings.data || excluded.data`,
+    );
+  }
+}
 
 /*
  * Taking a document's chunks out of the keyword postings (lib/search/postings.ts) before the

@@ -2,9 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
-import { placeRecords, POSTING_BYTES, type PostingRecord } from '@/lib/search/postings';
 import type { ChunkRow, ChunkSource } from './prepare';
-import { removePostings } from './postings-store';
+import { PostingsWriter, removePostings } from './postings-store';
 
 /*
  * Chunks of one document in one index generation, with what BM25 keeps beside them
@@ -57,46 +56,12 @@ async function reserveOrdinals(tx: DbOrTx, kbId: string, generation: number, cou
 
 const MAX_ORDINAL = 2 ** 31 - 1;
 
-/**
- * Appends the postings of a batch of chunks (ordinals from `first`, after every chunk already in
- * the generation) to their terms' blocks (lib/search/postings.ts): the last block of each term is
- * looked up, the records are placed and packed here, and one upsert appends them.
- */
-async function appendPostings(tx: DbOrTx, kbId: string, generation: number, batch: ChunkRow[], first: number): Promise<void> {
-  const byTerm = new Map<string, PostingRecord[]>();
-  batch.forEach((c, i) => {
-    for (const [term, tf] of Object.entries(JSON.parse(c.termFreqs) as Record<string, number>)) {
-      const records = byTerm.get(term) ?? [];
-      records.push({ ordinal: first + i, tf, length: c.termCount });
-      byTerm.set(term, records);
-    }
-  });
-  if (byTerm.size === 0) return;
-  // The last block of each term: a lateral lookup per term through the primary key.
-  const lastRows = await queryRows<{ term: string; block: number; bytes: number }>(
-    tx,
-    sql`select t.term, p.block, length(p.data) as bytes from jsonb_array_elements_text(${JSON.stringify([...byTerm.keys()])}::jsonb) as t(term)
-        cross join lateral (select p.block, p.data from kb_postings p
-          where p.kb_id = ${kbId} and p.generation = ${generation} and p.term = t.term order by p.block desc limit 1) p`,
-  );
-  const last = new Map(lastRows.map((r) => [r.term, { block: Number(r.block), count: Number(r.bytes) / POSTING_BYTES }]));
-  const rows: Array<{ t: string; b: number; d: string }> = [];
-  for (const [term, records] of byTerm) {
-    for (const { block, data } of placeRecords(last.get(term) ?? null, records)) rows.push({ t: term, b: block, d: Buffer.from(data).toString('hex') });
-  }
-  // An upsert that appends: no join to plan, and no statistics needed to plan it well.
-  await tx.execute(
-    sql`insert into kb_postings (kb_id, generation, term, block, data)
-        select ${kbId}, ${generation}, v.t, v.b, decode(v.d, 'hex') from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(t text, b int, d text)
-        on conflict (kb_id, generation, term, block) do update set data = kb_postings.data || excluded.data`,
-  );
-}
-
 /** Inserts a document's chunks in short statements and adds them to the generation's statistics and postings. */
 export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: ChunkSource): Promise<void> {
   if (source.count === 0) return;
   const first = await reserveOrdinals(tx, target.kbId, target.generation, source.count);
   const pacer = new StatementPacer(FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
+  const postings = new PostingsWriter(tx, target.kbId, target.generation);
   let buffer: ChunkRow[] = [];
   let fetched = 0;
   for (let index = 0; index < source.count; ) {
@@ -112,15 +77,17 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
         sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${index + i}, ${first + index + i}, ${c.content},
              ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${target.dimensions}, ${c.vector}::vector)`,
     );
-    await pacer.run(batch.length, async () => {
-      await tx.execute(
+    await pacer.run(batch.length, () =>
+      tx.execute(
         sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, ordinal, content, metadata, token_count, term_count, terms, dimensions, embedding)
             values ${sql.join(values, sql`, `)}`,
-      );
-      await appendPostings(tx, target.kbId, target.generation, batch, first + index);
-    });
+      ),
+    );
+    postings.add(batch, first + index);
+    if (postings.full) await postings.flush();
     index += batch.length;
   }
+  await postings.flush();
   await tx.execute(
     sql`update kb_index_stats set chunk_total = chunk_total + ${source.count}, term_total = term_total + ${source.termTotal}
         where kb_id = ${target.kbId} and generation = ${target.generation}`,

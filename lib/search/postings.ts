@@ -126,13 +126,6 @@ export function bm25Scorer(avgLength: number): TermScorer {
   };
 }
 
-/**
- * An estimate of the built-in embedder's cosine similarity (lib/embeddings/builtin.ts): a shared
- * word counts by its sublinear frequency, 1 + ln tf, over the square root of the chunk's length,
- * in place of the vector's norm.
- */
-export const lexicalScorer: TermScorer = (weight, tf, length) => (weight * (tf === 1 ? 1 : 1 + Math.log(tf))) / Math.sqrt(Math.max(1, length));
-
 /** Every chunk holding at least one query term, with its score (ordinal order). */
 export interface ScoredOrdinals {
   ordinals: Int32Array;

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
 import { knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { keywordCandidates, keywordScores, prepareKeywordQuery } from '@/lib/search/keyword';
+import { indexServesSemantic } from '@/lib/knowledge-bases/search';
 import { chunkDetails, vectorCandidates, vectorScores, type SearchScope } from '@/lib/search/query';
 import type { Timings } from './common';
 import { TOP_K } from './config';
@@ -35,7 +36,7 @@ export async function sqlSemantic(c: SqlContext, vector: string): Promise<number
   return inSnapshot(c.db, async (tx) => {
     await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, c.kb.id)).limit(1);
     await queryRows(tx, sql`select chunk_total from kb_index_stats where kb_id = ${c.kb.id} and generation = ${c.kb.generation}`);
-    const hits = await c.timings.time(step(c, 'vectorCandidates'), () => vectorCandidates(tx, c.scope, vector, TOP_K, { exact: c.exact }));
+    const hits = await c.timings.time(step(c, 'vectorCandidates'), () => vectorCandidates(tx, c.scope, vector, TOP_K, { exact: c.exact || !indexServesSemantic(c.kb) }));
     const details = await c.timings.time(step(c, 'chunkDetails'), () => chunkDetails(tx, hits.map((h) => h.id)));
     return details.size;
   });
