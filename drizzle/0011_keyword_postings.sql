@@ -18,7 +18,7 @@ UPDATE "kb_index_stats" AS s SET "next_ordinal" = coalesce((SELECT max(c.ordinal
 ALTER TABLE "kb_postings" ADD CONSTRAINT "kb_postings_kb_id_knowledge_bases_id_fk" FOREIGN KEY ("kb_id") REFERENCES "public"."knowledge_bases"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 WITH p AS (
   SELECT c.kb_id, c.generation, f.key AS term, c.ordinal, least(f.value::int, 65535) AS tf, least(c.term_count, 65535) AS len,
-         (row_number() OVER (PARTITION BY c.kb_id, c.generation, f.key, c.ordinal / 65536 ORDER BY c.ordinal) - 1) / 256 AS grp
+         (row_number() OVER (PARTITION BY c.kb_id, c.generation, f.key, c.ordinal / 65536 ORDER BY c.ordinal) - 1) / 64 AS grp
   FROM "kb_chunks" c, jsonb_each_text(c.term_freqs) AS f
 ), g AS (
   SELECT p.*, min(p.ordinal) OVER (PARTITION BY p.kb_id, p.generation, p.term, p.ordinal / 65536, p.grp) AS block FROM p

@@ -39,8 +39,11 @@ describe('postings blocks', () => {
       const last = lastBlock === null ? null : { block: lastBlock, count: rows.get(lastBlock)!.byteLength / 6 };
       apply(rows, placeRecords(last, records(ordinals)));
     }
-    expect([...rows.keys()]).toEqual([1000, 1256, 1512]);
-    expect([...rows.values()].map((d) => d.byteLength / 6)).toEqual([BLOCK_RECORDS, BLOCK_RECORDS, 700 - 2 * BLOCK_RECORDS]);
+    const blocks = Math.ceil(700 / BLOCK_RECORDS);
+    expect(blocks).toBeGreaterThan(2);
+    expect([...rows.keys()]).toEqual(Array.from({ length: blocks }, (_, k) => 1000 + k * BLOCK_RECORDS));
+    const sizes = [...rows.values()].map((d) => d.byteLength / 6);
+    expect(sizes).toEqual([...Array<number>(blocks - 1).fill(BLOCK_RECORDS), 700 - (blocks - 1) * BLOCK_RECORDS]);
     expect([...listOf(rows).ordinals]).toEqual(all);
   });
 

@@ -139,7 +139,7 @@ export const kbIndexStats = pgTable(
 );
 
 /**
- * Keyword postings (lib/search/postings.ts): per generation and term, blocks of up to 256 packed
+ * Keyword postings (lib/search/postings.ts): per generation and term, blocks of up to 64 packed
  * records (chunk ordinal, term frequency, chunk length) in ordinal order, each keyed by its
  * first ordinal.
  */
