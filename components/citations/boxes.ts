@@ -1,6 +1,7 @@
 import type { ResponseOf } from '@/lib/api/endpoint';
 import type { endpoints } from '@/lib/api/endpoints';
 import type { CitationBox } from '@/lib/chunking/layout';
+import type { LayoutRegion } from '@/lib/extraction/views';
 
 /*
  * Where a cited passage sits on the original pages, worked out in the browser from the
@@ -22,14 +23,7 @@ export interface PassageSpan {
   to: number;
 }
 
-interface Region {
-  char_start: number;
-  char_end: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+type Region = LayoutRegion;
 
 const overlaps = (r: Region, span: PassageSpan) => r.char_start < span.to && r.char_end > span.from;
 const clamp = (n: number) => Math.max(0, Math.min(1, n));

@@ -49,7 +49,8 @@ export function toExtractionView(row: ExtractionRow): ExtractionView {
   }
 }
 
-interface LayoutRegion {
+/** A span of the Markdown and the page region (fractions, origin top-left) that prints it. */
+export interface LayoutRegion {
   char_start: number;
   char_end: number;
   x0: number;
