@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { analyze } from './analyze';
-import { BM25_K1, bestPositions, bm25Scorer, postingList, scoreAll, scoreOne, type WeightedList } from './postings';
+import { BM25_K1, bestPositions, bm25Scorer, POSTING_BYTES, postingListOfBlocks, scoreAll, scoreOne, type PostingList, type WeightedList } from './postings';
+
+/** An integer array as the driver returns it (an array, or PostgreSQL's text form `{1,2}`). */
+function intArray(value: unknown): number[] {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  throw new Error(`Expected an integer array, got ${typeof value}`);
+}
 import { scopeWhere, type ScoredChunk, type SearchScope } from './query';
 
 /*
@@ -46,22 +53,22 @@ export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query:
   );
   const n = Number(stats?.chunk_total ?? 0);
   if (n === 0) return null;
-  const rows = await queryRows<{ term: string; block: number; data: Uint8Array | string }>(
+  // One row per term: its blocks joined in order, with their keys and sizes (fewer rows for the driver to read).
+  const rows = await queryRows<{ term: string; blocks: unknown; counts: unknown; data: Uint8Array | string }>(
     db,
-    sql`select term, block, data from kb_postings where kb_id = ${scope.kbId} and generation = ${scope.generation}
-        and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)}) order by term, block`,
+    sql`select term, array_agg(block order by block) as blocks, array_agg(length(data) / ${POSTING_BYTES} order by block) as counts,
+               string_agg(data, ''::bytea order by block) as data
+        from kb_postings where kb_id = ${scope.kbId} and generation = ${scope.generation}
+        and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)}) group by term`,
   );
-  const parts = new Map<string, Array<{ block: number; data: Uint8Array }>>();
+  const lists = new Map<string, PostingList>();
   for (const r of rows) {
     // Drivers hand bytea back as bytes; a text form (\x…) is decoded in case one does not.
     const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
-    const list = parts.get(r.term) ?? [];
-    list.push({ block: Number(r.block), data: bytes });
-    parts.set(r.term, list);
+    lists.set(r.term, postingListOfBlocks(intArray(r.blocks), intArray(r.counts), bytes));
   }
-  const found = [...parts]
-    .map(([term, bytes]) => {
-      const list = postingList(bytes);
+  const found = [...lists]
+    .map(([term, list]) => {
       return { term, df: list.count, idf: Math.log(1 + (n - list.count + 0.5) / (list.count + 0.5)), list };
     })
     .filter((t) => t.df > 0)

@@ -46,17 +46,34 @@ export interface PostingList {
 
 /** One list from a term's block rows, read in block order (a block's key is its first ordinal). */
 export function postingList(rows: ReadonlyArray<{ block: number; data: Uint8Array }>): PostingList {
-  const count = rows.reduce((n, r) => n + recordsIn(r.data), 0);
-  const list: PostingList = { ordinals: new Int32Array(count), tfs: new Uint16Array(count), lengths: new Uint16Array(count), count };
+  const total = rows.reduce((n, r) => n + r.data.byteLength, 0);
+  const data = new Uint8Array(total);
   let at = 0;
-  for (const { block, data } of rows) {
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    for (let i = 0, n = recordsIn(data); i < n; i++, at++) {
-      list.ordinals[at] = block + view.getUint16(i * POSTING_BYTES);
-      list.tfs[at] = view.getUint16(i * POSTING_BYTES + 2);
-      list.lengths[at] = view.getUint16(i * POSTING_BYTES + 4);
-    }
+  for (const r of rows) {
+    data.set(r.data, at);
+    at += r.data.byteLength;
   }
+  return postingListOfBlocks(
+    rows.map((r) => r.block),
+    rows.map((r) => recordsIn(r.data)),
+    data,
+  );
+}
+
+/** One list from a term's blocks joined: their keys, their numbers of records, and their bytes one after another. */
+export function postingListOfBlocks(blocks: ReadonlyArray<number>, counts: ReadonlyArray<number>, data: Uint8Array): PostingList {
+  const count = recordsIn(data);
+  if (counts.reduce((n, c) => n + c, 0) !== count) throw new Error(`Postings of ${count} records do not match their blocks' counts`);
+  const list: PostingList = { ordinals: new Int32Array(count), tfs: new Uint16Array(count), lengths: new Uint16Array(count), count };
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  let at = 0;
+  blocks.forEach((block, b) => {
+    for (let end = at + counts[b]; at < end; at++) {
+      list.ordinals[at] = block + view.getUint16(at * POSTING_BYTES);
+      list.tfs[at] = view.getUint16(at * POSTING_BYTES + 2);
+      list.lengths[at] = view.getUint16(at * POSTING_BYTES + 4);
+    }
+  });
   return list;
 }
 
