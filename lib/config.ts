@@ -30,6 +30,7 @@ const envSchema = z.object({
   QUARRY_INDEXING_TIMEOUT_S: z.coerce.number().positive().default(1800),
   QUARRY_INDEXING_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(2000),
+  QUARRY_POSTINGS_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
 });
 
 export interface Config {
@@ -44,6 +45,8 @@ export interface Config {
   knowledgeBases: {
     indexingConcurrency: number;
     exactSearchMaxChunks: number;
+    /** Memory for decoded keyword postings of recent query terms (0: none kept). */
+    postingsCacheBytes: number;
     /** Chunks one document may make (per chunking strategy). */
     maxChunksPerDocument: number;
     /** Time limit of one indexing thread request (preparing a document, or a batch of its rows). */
@@ -89,6 +92,7 @@ export function getConfig(): Config {
     knowledgeBases: {
       indexingConcurrency: e.QUARRY_INDEXING_CONCURRENCY,
       exactSearchMaxChunks: e.QUARRY_SEARCH_EXACT_MAX_CHUNKS,
+      postingsCacheBytes: Math.round(e.QUARRY_POSTINGS_CACHE_MB * 1024 * 1024),
       maxChunksPerDocument: e.QUARRY_INDEXING_MAX_CHUNKS,
       indexingTimeoutMs: Math.round(e.QUARRY_INDEXING_TIMEOUT_S * 1000),
       indexingMemoryMb: e.QUARRY_INDEXING_MEMORY_MB,

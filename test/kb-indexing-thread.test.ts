@@ -212,17 +212,35 @@ describe('documents of more than one statement', () => {
     await drainWorkflows(app);
     const all = await expectPostingsMatchChunks(kbId);
     expect(all).toBeGreaterThan(100);
-    // The middle document: its records go from buckets the others keep using.
+    // Document frequencies as a search sees them (through the postings cache) against the table.
+    const [kbRow] = await app.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+    const kbScope = { kbId, generation: kbRow.generation, dimensions: kbRow.embeddingDimensions, conditions: [] };
+    const sample = largeMarkdown(3_000).toLowerCase().match(/[a-z]{4,}/g)!.slice(0, 6).join(' ');
+    const expectSearchSeesTable = async () => {
+      const q = (await prepareKeywordQuery(app.db, kbScope, sample))!;
+      const rows = await queryRows<{ term: string; df: number }>(
+        app.db,
+        sql`select term, (sum(length(data)) / 6)::int as df from kb_postings where kb_id = ${kbId} group by term`,
+      );
+      const table = new Map(rows.map((r) => [r.term, Number(r.df)]));
+      expect(q.terms.length).toBeGreaterThan(0);
+      for (const t of q.terms) expect(t.df, t.term).toBe(table.get(t.term));
+      return q.terms.reduce((n, t) => n + t.df, 0);
+    };
+    const before = await expectSearchSeesTable();
+    // The middle document: its records go from blocks the others keep using.
     const path = `/v1/knowledge-bases/${kbId}/documents/${ids[1]}`;
     expect((await app.call(documentRoute.DELETE, { method: 'DELETE', path, params: { kb_id: kbId, document_id: ids[1] } })).status).toBe(204);
     const left = await expectPostingsMatchChunks(kbId);
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThan(all);
+    expect(await expectSearchSeesTable()).toBeLessThan(before);
     // Added again: new ordinals after every existing one.
     const { fileId } = await extractedFile(app, 'again.md', largeMarkdown(6_000));
     await addDoc(app, kbId, { file_id: fileId });
     await drainWorkflows(app);
     expect(await expectPostingsMatchChunks(kbId)).toBe(all);
+    expect(await expectSearchSeesTable()).toBe(before);
 
     // A filter that only the last-ranked chunk passes: the first chunks looked up all fail it, so
     // more of the ranking is checked until it is found.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PostingsCache } from '@/lib/search/postings-cache';
 import {
   BLOCK_RECORDS,
   BLOCK_SPAN,
@@ -111,5 +112,34 @@ describe('scoring over postings', () => {
     const scored = scoreAll(lists, bm25Scorer(10));
     expect(bestPositions(scored, 2)).toHaveLength(5);
     expect(bestPositions(scored, 0)).toEqual([]);
+  });
+});
+
+describe('postings cache', () => {
+  const v = (nextOrdinal: number, chunkTotal: number) => ({ kbId: 'kb_1', generation: 1, nextOrdinal, chunkTotal });
+  const list = (n: number) => postingList(placeRecords(null, records(Array.from({ length: n }, (_, i) => i))));
+
+  it('answers only for the same state of the generation', () => {
+    const cache = new PostingsCache(1 << 20);
+    const a = list(10);
+    cache.set(v(10, 10), 'tide', a);
+    expect(cache.get(v(10, 10), 'tide')).toBe(a);
+    expect(cache.get(v(20, 20), 'tide')).toBeUndefined();
+    expect(cache.get(v(10, 9), 'tide')).toBeUndefined();
+    expect(cache.get({ ...v(10, 10), generation: 2 }, 'tide')).toBeUndefined();
+    expect(cache.get(v(10, 10), 'keeper')).toBeUndefined();
+  });
+
+  it('keeps within its bytes, dropping the least recently used first', () => {
+    const cache = new PostingsCache(3 * (100 * 8 + 200 + 2));
+    for (const term of ['a', 'b', 'c']) cache.set(v(1, 1), term, list(100));
+    expect(cache.size.entries).toBe(3);
+    cache.get(v(1, 1), 'a');
+    cache.set(v(1, 1), 'd', list(100));
+    expect(cache.get(v(1, 1), 'b')).toBeUndefined();
+    expect(cache.get(v(1, 1), 'a')).toBeDefined();
+    expect(cache.size.bytes).toBeLessThanOrEqual(3 * (100 * 8 + 200 + 2));
+    cache.set(v(1, 1), 'huge', list(10_000));
+    expect(cache.get(v(1, 1), 'huge')).toBeUndefined();
   });
 });

@@ -1,14 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { analyze } from './analyze';
+import { postingsCache } from './postings-cache';
 import { BM25_K1, bestPositions, bm25Scorer, POSTING_BYTES, postingListOfBlocks, scoreAll, scoreOne, type PostingList, type WeightedList } from './postings';
-
-/** An integer array as the driver returns it (an array, or PostgreSQL's text form `{1,2}`). */
-function intArray(value: unknown): number[] {
-  if (Array.isArray(value)) return value.map(Number);
-  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
-  throw new Error(`Expected an integer array, got ${typeof value}`);
-}
 import { scopeWhere, type ScoredChunk, type SearchScope } from './query';
 
 /*
@@ -21,7 +15,16 @@ import { scopeWhere, type ScoredChunk, type SearchScope } from './query';
  * about 120 KB per word and scores every such chunk in a few milliseconds, where reading each
  * chunk's row would cost a second. The best chunks are then looked up by ordinal, with the
  * search's filters; when filters leave too few, more of the ranked chunks are checked.
+ * Decoded postings of recent query terms stay in memory until the generation changes
+ * (lib/search/postings-cache.ts).
  */
+
+/** An integer array as the driver returns it (an array, or PostgreSQL's text form `{1,2}`). */
+function intArray(value: unknown): number[] {
+  if (Array.isArray(value)) return value.map(Number);
+  if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  throw new Error(`Expected an integer array, got ${typeof value}`);
+}
 
 export { BM25_B, BM25_K1 } from './postings';
 
@@ -47,25 +50,41 @@ export interface KeywordQuery {
 export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query: string): Promise<KeywordQuery | null> {
   const distinct = [...new Set(analyze(query))].slice(0, 256);
   if (distinct.length === 0) return null;
-  const [stats] = await queryRows<{ chunk_total: string | number; term_total: string | number }>(
+  const [stats] = await queryRows<{ chunk_total: string | number; term_total: string | number; next_ordinal: string | number }>(
     db,
-    sql`select chunk_total, term_total from kb_index_stats where kb_id = ${scope.kbId} and generation = ${scope.generation}`,
+    sql`select chunk_total, term_total, next_ordinal from kb_index_stats where kb_id = ${scope.kbId} and generation = ${scope.generation}`,
   );
   const n = Number(stats?.chunk_total ?? 0);
   if (n === 0) return null;
-  // One row per term: its blocks joined in order, with their keys and sizes (fewer rows for the driver to read).
-  const rows = await queryRows<{ term: string; blocks: unknown; counts: unknown; data: Uint8Array | string }>(
-    db,
-    sql`select term, array_agg(block order by block) as blocks, array_agg(length(data) / ${POSTING_BYTES} order by block) as counts,
-               string_agg(data, ''::bytea order by block) as data
-        from kb_postings where kb_id = ${scope.kbId} and generation = ${scope.generation}
-        and term in (${sql.join(distinct.map((t) => sql`${t}`), sql`, `)}) group by term`,
-  );
+  const cache = postingsCache();
+  const version = { kbId: scope.kbId, generation: scope.generation, nextOrdinal: Number(stats.next_ordinal), chunkTotal: n };
   const lists = new Map<string, PostingList>();
-  for (const r of rows) {
-    // Drivers hand bytea back as bytes; a text form (\x…) is decoded in case one does not.
-    const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
-    lists.set(r.term, postingListOfBlocks(intArray(r.blocks), intArray(r.counts), bytes));
+  for (const term of distinct) {
+    const cached = cache?.get(version, term);
+    if (cached) lists.set(term, cached);
+  }
+  const missing = distinct.filter((t) => !lists.has(t));
+  if (missing.length > 0) {
+    // One row per term: its blocks joined in order, with their keys and sizes (fewer rows for the driver to read).
+    const rows = await queryRows<{ term: string; blocks: unknown; counts: unknown; data: Uint8Array | string }>(
+      db,
+      sql`select term, array_agg(block order by block) as blocks, array_agg(length(data) / ${POSTING_BYTES} order by block) as counts,
+                 string_agg(data, ''::bytea order by block) as data
+          from kb_postings where kb_id = ${scope.kbId} and generation = ${scope.generation}
+          and term in (${sql.join(missing.map((t) => sql`${t}`), sql`, `)}) group by term`,
+    );
+    const read = new Map<string, PostingList>();
+    for (const r of rows) {
+      // Drivers hand bytea back as bytes; a text form (\x…) is decoded in case one does not.
+      const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
+      read.set(r.term, postingListOfBlocks(intArray(r.blocks), intArray(r.counts), bytes));
+    }
+    for (const term of missing) {
+      // A term without postings is kept too (as empty), so asking again costs nothing.
+      const list = read.get(term) ?? postingListOfBlocks([], [], new Uint8Array(0));
+      cache?.set(version, term, list);
+      lists.set(term, list);
+    }
   }
   const found = [...lists]
     .map(([term, list]) => {
