@@ -217,6 +217,25 @@ describe('hybrid search', () => {
     }
   });
 
+  it('reads at most the postings budget of a query, leaving out its most common words', async () => {
+    const [kb] = await app.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kbId));
+    const scope = { kbId, generation: kb.generation, dimensions: kb.embeddingDimensions, conditions: [] };
+    const query = 'database server data tomatoes invoices';
+    const all = (await prepareKeywordQuery(app.db, scope, query))!;
+    const byDf = [...all.terms].sort((a, b) => a.df - b.df);
+    expect(byDf.length).toBeGreaterThanOrEqual(3);
+    const commonest = byDf[byDf.length - 1];
+    expect(commonest.df).toBeGreaterThan(byDf[byDf.length - 2].df);
+    const budget = all.terms.reduce((n, t) => n + t.df, 0) - 1;
+    const bounded = (await prepareKeywordQuery(app.db, scope, query, { maxPostings: budget }))!;
+    expect(bounded.terms.map((t) => t.term).sort()).toEqual(byDf.slice(0, -1).map((t) => t.term).sort());
+    expect(bounded.lists.reduce((n, l) => n + l.list.count, 0)).toBeLessThanOrEqual(budget);
+    // The rarest word is always kept, however small the budget.
+    const tiny = (await prepareKeywordQuery(app.db, scope, query, { maxPostings: 1 }))!;
+    expect(tiny.terms.map((t) => t.term)).toEqual([byDf[0].term]);
+    expect((await keywordCandidates(app.db, scope, tiny, 3)).length).toBeGreaterThan(0);
+  });
+
   it('by default fuses min-max-normalised scores, BM25 leading for the built-in embedder', async () => {
     const res = await hybrid({ query: 'database server queue', top_k: 100 });
     expect(res.status).toBe(200);

@@ -46,9 +46,20 @@ export interface KeywordQuery {
  * Analyses the query and reads what BM25 needs: the generation's size and average length, and the
  * query terms' postings (a term's document frequency is its number of postings). Null when no
  * term occurs in the knowledge base.
+ *
+ * A query reads at most `maxPostings` postings (memory and time stay bounded whatever it holds:
+ * 256 words each found in a million chunks would otherwise be 256 million). When its words could
+ * hold more (their number times the chunk count), their frequencies are read first and the most
+ * common words beyond the budget are left out: they weigh least in BM25.
  */
-export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query: string): Promise<KeywordQuery | null> {
-  const distinct = [...new Set(analyze(query))].slice(0, 256);
+export async function prepareKeywordQuery(
+  db: DbOrTx,
+  scope: SearchScope,
+  query: string,
+  opts: { maxPostings?: number } = {},
+): Promise<KeywordQuery | null> {
+  const maxPostings = opts.maxPostings ?? MAX_POSTINGS_PER_QUERY;
+  let distinct = [...new Set(analyze(query))].slice(0, 256);
   if (distinct.length === 0) return null;
   const [stats] = await queryRows<{ chunk_total: string | number; term_total: string | number; next_ordinal: string | number }>(
     db,
@@ -56,6 +67,7 @@ export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query:
   );
   const n = Number(stats?.chunk_total ?? 0);
   if (n === 0) return null;
+  if (distinct.length * n > maxPostings) distinct = await withinBudget(db, scope, distinct, maxPostings);
   const cache = postingsCache();
   const version = { kbId: scope.kbId, generation: scope.generation, nextOrdinal: Number(stats.next_ordinal), chunkTotal: n };
   const lists = new Map<string, PostingList>();
@@ -98,6 +110,27 @@ export async function prepareKeywordQuery(db: DbOrTx, scope: SearchScope, query:
     lists: found.map((t) => ({ list: t.list, weight: t.idf * (BM25_K1 + 1) })),
     avgLength: Math.max(1, Number(stats.term_total) / n),
   };
+}
+
+/** Postings one query may read: 5 million, about 40 MB decoded. */
+export const MAX_POSTINGS_PER_QUERY = 5_000_000;
+
+/** The rarest of the terms whose postings together stay within the budget (always the rarest one; terms absent from the index cost nothing). */
+async function withinBudget(db: DbOrTx, scope: SearchScope, terms: string[], maxPostings: number): Promise<string[]> {
+  const rows = await queryRows<{ term: string; df: string | number }>(
+    db,
+    sql`select term, sum(length(data)) / ${POSTING_BYTES} as df from kb_postings
+        where kb_id = ${scope.kbId} and generation = ${scope.generation}
+        and term in (${sql.join(terms.map((t) => sql`${t}`), sql`, `)}) group by term`,
+  );
+  const kept: string[] = [];
+  let total = 0;
+  for (const r of rows.map((x) => ({ term: x.term, df: Number(x.df) })).sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : 1))) {
+    if (total + r.df > maxPostings && kept.length > 0) break;
+    total += r.df;
+    kept.push(r.term);
+  }
+  return kept;
 }
 
 /** How many of the ranked chunks the first lookup checks: enough for the limit when filters remove a few. */
