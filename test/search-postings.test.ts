@@ -4,7 +4,6 @@ import {
   BLOCK_RECORDS,
   BLOCK_SPAN,
   bestPositions,
-  bm25Scorer,
   MAX_STORED,
   placeRecords,
   postingList,
@@ -87,8 +86,7 @@ describe('scoring over postings', () => {
     const avg = 60;
     const weights = [3.1, 2.2, 0.9, 0.2];
     const lists = terms.map((r, t) => ({ list: postingList(placeRecords(null, r)), weight: weights[t] }));
-    const scorer = bm25Scorer(avg);
-    const scored = scoreAll(lists, scorer);
+    const scored = scoreAll(lists, avg);
     const expected = new Map<number, number>();
     terms.forEach((r, t) => {
       for (const { ordinal, tf, length } of r) {
@@ -101,7 +99,7 @@ describe('scoring over postings', () => {
       expect(scored.scores[i]).toBeCloseTo(expected.get(scored.ordinals[i])!, 10);
       if (i > 0) expect(scored.ordinals[i]).toBeGreaterThan(scored.ordinals[i - 1]);
     }
-    for (const o of [0, 17, 250, 499]) expect(scoreOne(lists, scorer, o)).toBeCloseTo(expected.get(o) ?? 0, 10);
+    for (const o of [0, 17, 250, 499]) expect(scoreOne(lists, avg, o)).toBeCloseTo(expected.get(o) ?? 0, 10);
     const best = bestPositions(scored, 10).map((p) => scored.ordinals[p]);
     const reference = [...expected].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 10).map(([o]) => o);
     expect(best.slice(0, 10)).toEqual(reference);
@@ -109,7 +107,7 @@ describe('scoring over postings', () => {
 
   it('keeps every score tied with the last wanted one', () => {
     const lists = [{ list: postingList(placeRecords(null, records([1, 2, 3, 4, 5]))), weight: 1 }];
-    const scored = scoreAll(lists, bm25Scorer(10));
+    const scored = scoreAll(lists, 10);
     expect(bestPositions(scored, 2)).toHaveLength(5);
     expect(bestPositions(scored, 0)).toEqual([]);
   });

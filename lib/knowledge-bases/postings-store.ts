@@ -1,13 +1,33 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
-import { placeRecords, POSTING_BYTES, withoutOrdinals, type PostingRecord } from '@/lib/search/postings';
+import { driverBytes, placeRecords, POSTING_BYTES, withoutOrdinals, type PostingRecord } from '@/lib/search/postings';
 import type { ChunkRow } from './prepare';
 
 /** Records buffered before they are written: a document of a few hundred chunks is written at once. */
 const FLUSH_RECORDS = 50_000;
 const FIRST_UPSERT_ROWS = 200;
 const MAX_UPSERT_ROWS = 5000;
+
+/**
+ * Writes blocks' bytes by upsert, appended to the block or replacing it: an upsert needs no join
+ * with kb_postings (and no statistics to plan one).
+ */
+async function upsertBlocks(
+  tx: DbOrTx,
+  kbId: string,
+  generation: number,
+  blocks: Array<{ term: string; block: number; data: Uint8Array }>,
+  how: 'append' | 'replace',
+): Promise<void> {
+  const rows = blocks.map((b) => ({ t: b.term, b: b.block, d: Buffer.from(b.data).toString('hex') }));
+  const data = how === 'append' ? sql`kb_postings.data || excluded.data` : sql`excluded.data`;
+  await tx.execute(
+    sql`insert into kb_postings (kb_id, generation, term, block, data)
+        select ${kbId}, ${generation}, v.t, v.b, decode(v.d, 'hex') from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(t text, b int, d text)
+        on conflict (kb_id, generation, term, block) do update set data = ${data}`,
+  );
+}
 
 /**
  * Writes a document's postings (lib/search/postings.ts) as its chunks are inserted: records are
@@ -64,18 +84,8 @@ export class PostingsWriter {
             where p.kb_id = ${kbId} and p.generation = ${generation} and p.term = t.term order by p.block desc limit 1) p`,
     );
     const last = new Map(lastRows.map((r) => [r.term, { block: Number(r.block), count: Number(r.bytes) / POSTING_BYTES }]));
-    const rows: Array<{ t: string; b: number; d: string }> = [];
-    for (const term of terms) {
-      for (const { block, data } of placeRecords(last.get(term) ?? null, this.byTerm.get(term)!)) {
-        rows.push({ t: term, b: block, d: Buffer.from(data).toString('hex') });
-      }
-    }
-    // An upsert that appends: no join to plan, and no statistics needed to plan it well.
-    await tx.execute(
-      sql`insert into kb_postings (kb_id, generation, term, block, data)
-          select ${kbId}, ${generation}, v.t, v.b, decode(v.d, 'hex') from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(t text, b int, d text)
-          on conflict (kb_id, generation, term, block) do update set data = kb_postings.data || excluded.data`,
-    );
+    const blocks = terms.flatMap((term) => placeRecords(last.get(term) ?? null, this.byTerm.get(term)!).map((b) => ({ term, ...b })));
+    await upsertBlocks(tx, kbId, generation, blocks, 'append');
   }
 }
 
@@ -136,21 +146,15 @@ export async function removePostings(tx: DbOrTx, target: { kbId: string; documen
         tx,
         sql`fetch forward ${sql.raw(String(limit))} from ${cursor}`,
       );
-      const changed: Array<{ term: string; block: number; data: string }> = [];
+      const changed: Array<{ term: string; block: number; data: Uint8Array }> = [];
       for (const r of rows) {
-        const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
+        const bytes = driverBytes(r.data);
         const kept = withoutOrdinals(bytes, Number(r.block), drop);
-        if (kept !== bytes) changed.push({ term: r.term, block: Number(r.block), data: Buffer.from(kept).toString('hex') });
+        if (kept !== bytes) changed.push({ term: r.term, block: Number(r.block), data: kept });
       }
       if (changed.length > 0) {
-        // An upsert of rows that exist: an update that needs no join (and no statistics to plan one).
-        await tx.execute(
-          sql`insert into kb_postings (kb_id, generation, term, block, data)
-              select ${target.kbId}, ${target.generation}, v.term, v.block, decode(v.data, 'hex')
-              from jsonb_to_recordset(${JSON.stringify(changed)}::jsonb) as v(term text, block int, data text)
-              on conflict (kb_id, generation, term, block) do update set data = excluded.data`,
-        );
-        const emptied = changed.filter((c) => c.data === '').map((c) => c.term);
+        await upsertBlocks(tx, target.kbId, target.generation, changed, 'replace');
+        const emptied = changed.filter((c) => c.data.byteLength === 0).map((c) => c.term);
         if (emptied.length > 0) {
           await tx.execute(
             sql`delete from kb_postings p where ${where} and p.data = ''::bytea

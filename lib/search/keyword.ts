@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { analyze } from './analyze';
 import { postingsCache } from './postings-cache';
-import { BM25_K1, bestPositions, bm25Scorer, POSTING_BYTES, postingListOfBlocks, scoreAll, scoreOne, type PostingList, type WeightedList } from './postings';
+import { BM25_K1, bestPositions, driverBytes, POSTING_BYTES, postingListOfBlocks, scoreAll, scoreOne, type PostingList, type WeightedList } from './postings';
 import { scopeWhere, type ScoredChunk, type SearchScope } from './query';
 
 /*
@@ -87,9 +87,7 @@ export async function prepareKeywordQuery(
     );
     const read = new Map<string, PostingList>();
     for (const r of rows) {
-      // Drivers hand bytea back as bytes; a text form (\x…) is decoded in case one does not.
-      const bytes = typeof r.data === 'string' ? Buffer.from(r.data.replace(/^\\x/, ''), 'hex') : r.data;
-      read.set(r.term, postingListOfBlocks(intArray(r.blocks), intArray(r.counts), bytes));
+      read.set(r.term, postingListOfBlocks(intArray(r.blocks), intArray(r.counts), driverBytes(r.data)));
     }
     for (const term of missing) {
       // A term without postings is kept too (as empty), so asking again costs nothing.
@@ -99,9 +97,7 @@ export async function prepareKeywordQuery(
     }
   }
   const found = [...lists]
-    .map(([term, list]) => {
-      return { term, df: list.count, idf: Math.log(1 + (n - list.count + 0.5) / (list.count + 0.5)), list };
-    })
+    .map(([term, list]) => ({ term, df: list.count, idf: Math.log(1 + (n - list.count + 0.5) / (list.count + 0.5)), list }))
     .filter((t) => t.df > 0)
     .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
   if (found.length === 0) return null;
@@ -143,7 +139,7 @@ const firstLookup = (limit: number) => Math.max(2 * limit, 20);
  */
 export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: KeywordQuery, limit: number): Promise<ScoredChunk[]> {
   if (limit <= 0) return [];
-  const scored = scoreAll(q.lists, bm25Scorer(q.avgLength));
+  const scored = scoreAll(q.lists, q.avgLength);
   for (let want = firstLookup(limit); ; want *= 8) {
     const positions = bestPositions(scored, want);
     if (positions.length === 0) return [];
@@ -163,7 +159,6 @@ export async function keywordCandidates(db: DbOrTx, scope: SearchScope, q: Keywo
 /** BM25 scores of the given chunks by ordinal (0 for a chunk without any query term). */
 export function keywordScores(ordinals: number[], q: KeywordQuery): Map<number, number> {
   const out = new Map<number, number>();
-  const scorer = bm25Scorer(q.avgLength);
-  for (const ordinal of ordinals) out.set(ordinal, scoreOne(q.lists, scorer, ordinal));
+  for (const ordinal of ordinals) out.set(ordinal, scoreOne(q.lists, q.avgLength, ordinal));
   return out;
 }

@@ -10,7 +10,7 @@
  * 2 KB, so PostgreSQL never compresses them or moves them out of line (TOAST).
  *
  * Scoring reads the lists of the query's terms side by side in ordinal order (document at a
- * time) and computes each chunk's score once, for keyword search its exact Okapi BM25:
+ * time) and computes each chunk's exact Okapi BM25 once:
  *   score = Σ_t idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))
  * written idf·(k1+1)·(1 − norm/(tf + norm)) with norm = k1·(1 − b + b·len/avglen).
  */
@@ -130,24 +130,24 @@ export function withoutOrdinals(data: Uint8Array, block: number, drop: (ordinal:
   return out;
 }
 
-/** A query term's list and its weight (for BM25, idf·(k1+1)). */
+/** A query term's list and its weight idf·(k1+1). */
 export interface WeightedList {
   list: PostingList;
   weight: number;
 }
 
-/** What a term adds to a chunk's score, from its weight, frequency and the chunk's length. */
-export type TermScorer = (weight: number, tf: number, length: number) => number;
-
-/** Okapi BM25 with the generation's average length. */
-export function bm25Scorer(avgLength: number): TermScorer {
-  return (weight, tf, length) => {
-    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength);
-    return weight * (1 - norm / (tf + norm));
-  };
+/** What a term of this weight adds to a chunk's BM25 score, given the generation's average length. */
+function termScore(weight: number, tf: number, length: number, avgLength: number): number {
+  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgLength);
+  return weight * (1 - norm / (tf + norm));
 }
 
-/** Every chunk holding at least one query term, with its score (ordinal order). */
+/** Bytes of a bytea value as a driver returns it (bytes; a text form `\x…` is decoded in case one does not). */
+export function driverBytes(value: Uint8Array | string): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value.replace(/^\\x/, ''), 'hex') : value;
+}
+
+/** Every chunk holding at least one query term, with its BM25 score (ordinal order). */
 export interface ScoredOrdinals {
   ordinals: Int32Array;
   scores: Float64Array;
@@ -155,7 +155,7 @@ export interface ScoredOrdinals {
 }
 
 /** Scores every chunk of the lists (document at a time over the ordinal-ordered lists). */
-export function scoreAll(terms: WeightedList[], termScore: TermScorer): ScoredOrdinals {
+export function scoreAll(terms: WeightedList[], avgLength: number): ScoredOrdinals {
   const capacity = terms.reduce((n, t) => n + t.list.count, 0);
   const ordinals = new Int32Array(capacity);
   const scores = new Float64Array(capacity);
@@ -171,7 +171,7 @@ export function scoreAll(terms: WeightedList[], termScore: TermScorer): ScoredOr
     for (let t = 0; t < terms.length; t++) {
       const { list, weight } = terms[t];
       if (at[t] >= list.count || next[t] !== ordinal) continue;
-      score += termScore(weight, list.tfs[at[t]], list.lengths[at[t]]);
+      score += termScore(weight, list.tfs[at[t]], list.lengths[at[t]], avgLength);
       at[t]++;
       if (at[t] < list.count) next[t] = ordinalAt(list, at[t]);
     }
@@ -182,8 +182,8 @@ export function scoreAll(terms: WeightedList[], termScore: TermScorer): ScoredOr
   return { ordinals, scores, count };
 }
 
-/** The score of one chunk (0 when it holds none of the terms): a binary search per list. */
-export function scoreOne(terms: WeightedList[], termScore: TermScorer, ordinal: number): number {
+/** The BM25 score of one chunk (0 when it holds none of the terms): a binary search per list. */
+export function scoreOne(terms: WeightedList[], avgLength: number, ordinal: number): number {
   let score = 0;
   for (const { list, weight } of terms) {
     let lo = 0;
@@ -194,7 +194,7 @@ export function scoreOne(terms: WeightedList[], termScore: TermScorer, ordinal: 
       if (o < ordinal) lo = mid + 1;
       else if (o > ordinal) hi = mid - 1;
       else {
-        score += termScore(weight, list.tfs[mid], list.lengths[mid]);
+        score += termScore(weight, list.tfs[mid], list.lengths[mid], avgLength);
         break;
       }
     }
