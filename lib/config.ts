@@ -31,6 +31,11 @@ const envSchema = z.object({
   QUARRY_INDEXING_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
   QUARRY_SEARCH_EXACT_MAX_CHUNKS: z.coerce.number().int().min(0).default(2000),
   QUARRY_POSTINGS_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
+  QUARRY_STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'QUARRY_STORAGE_URL must look like s3://bucket or s3://bucket/prefix')
+    .optional(),
+  QUARRY_S3_FORCE_PATH_STYLE: boolish,
 });
 
 export interface Config {
@@ -55,6 +60,8 @@ export interface Config {
     indexingMemoryMb: number;
   };
   webhooks: { allowInsecure: boolean; concurrency: number };
+  /** Where file bytes live: an S3-compatible bucket (`s3://bucket/prefix`), or the data directory when unset. */
+  storage: { url: string | undefined; forcePathStyle: boolean };
   console: { adminEmail: string | undefined; adminPassword: string | undefined; authSecret: string | undefined };
 }
 
@@ -89,6 +96,7 @@ export function getConfig(): Config {
     },
     console: { adminEmail: e.QUARRY_ADMIN_EMAIL, adminPassword: e.QUARRY_ADMIN_PASSWORD, authSecret: e.NEXTAUTH_SECRET },
     webhooks: { allowInsecure: e.QUARRY_WEBHOOK_ALLOW_INSECURE, concurrency: e.QUARRY_WEBHOOK_CONCURRENCY },
+    storage: { url: e.QUARRY_STORAGE_URL, forcePathStyle: e.QUARRY_S3_FORCE_PATH_STYLE },
     knowledgeBases: {
       indexingConcurrency: e.QUARRY_INDEXING_CONCURRENCY,
       exactSearchMaxChunks: e.QUARRY_SEARCH_EXACT_MAX_CHUNKS,

@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { parse as parseDisposition } from 'content-disposition';
 import { describe, expect, it } from 'vitest';
@@ -120,13 +120,13 @@ describe('POST /v1/files', () => {
   it('answers 413 above the type limit while streaming and keeps nothing', async () => {
     const png = Buffer.alloc(20 * 1024 * 1024 + 1, 0);
     fixture('ocr/chinese_traditional.png').copy(png, 0);
-    const before = countStoredObjects(app.dataDir);
+    const before = (await app.storage.list('objects')).length;
     const res = await upload('huge.png', png);
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('FILE_TOO_LARGE');
     expect(res.body.error.details.max_size_mb).toBe(20);
-    expect(countStoredObjects(app.dataDir)).toBe(before);
-    expect(fs.readdirSync(path.join(app.dataDir, 'files', 'staging'))).toEqual([]);
+    expect(await app.storage.list('objects')).toHaveLength(before);
+    expect(await app.storage.list('staging')).toEqual([]);
   });
 
   it('keeps a non-ASCII filename for display and download', async () => {
@@ -140,12 +140,6 @@ describe('POST /v1/files', () => {
     expect(parseDisposition(disposition).parameters.filename).toBe(name);
   });
 });
-
-function countStoredObjects(dataDir: string): number {
-  const root = path.join(dataDir, 'files', 'objects');
-  if (!fs.existsSync(root)) return 0;
-  return fs.readdirSync(root).reduce((n, shard) => n + fs.readdirSync(path.join(root, shard)).length, 0);
-}
 
 describe('GET /v1/files', () => {
   it('filters by all tags and content type, sorts, paginates and omits metadata', async () => {
@@ -218,11 +212,50 @@ describe('file detail, download, delete and types', () => {
     expect(body.length).toBe(bytes.length);
     expect(body.equals(bytes)).toBe(true);
     expect(res.headers.get('content-length')).toBe(String(bytes.length));
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect(res.headers.get('etag')).toBe(`"${crypto.createHash('sha256').update(bytes).digest('hex')}"`);
+  });
+
+  it('answers Range requests with 206 and the part, and 416 past the end', async () => {
+    const bytes = fixture('ocr/manga_09.jpg');
+    const { body: file } = await upload('ranged.jpg', bytes);
+    const get = (headers: Record<string, string>) =>
+      app.call(downloadRoute.GET, { path: `/v1/files/${file.id}/download`, params: { file_id: file.id }, headers });
+    const size = bytes.length;
+    const cases: [string, number, number][] = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=1000-', 1000, size - 1],
+      ['bytes=-10', size - 10, size - 1],
+      [`bytes=${size - 5}-${size + 500}`, size - 5, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const res = await get({ range });
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-range'), range).toBe(`bytes ${start}-${end}/${size}`);
+      expect(res.headers.get('content-length'), range).toBe(String(end - start + 1));
+      const request = new Request(`http://localhost/v1/files/${file.id}/download`, { headers: { authorization: `Bearer ${app.adminKey}`, range } });
+      const raw = Buffer.from(await (await downloadRoute.GET(request, { params: Promise.resolve({ file_id: file.id }) })).arrayBuffer());
+      expect(raw.equals(bytes.subarray(start, end + 1)), range).toBe(true);
+    }
+    const beyond = await get({ range: `bytes=${size}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.body.error.code).toBe('RANGE_NOT_SATISFIABLE');
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${size}`);
+    // Several ranges, another unit, or an If-Range naming another version: the whole file.
+    const etag = (await get({})).headers.get('etag')!;
+    const wholeFile: Record<string, string>[] = [{ range: 'bytes=0-1,5-9' }, { range: 'items=0-1' }, { range: 'bytes=0-9', 'if-range': '"other"' }];
+    for (const headers of wholeFile) {
+      const res = await get(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(200);
+      expect(res.headers.get('content-length')).toBe(String(size));
+    }
+    expect((await get({ range: 'bytes=0-9', 'if-range': etag })).status).toBe(206);
   });
 
   it('deletes a file with its bytes and extractions (204), then 404s', async () => {
     const created = await upload('gone.txt', Buffer.from('bye'));
     const id = created.body.id;
+    expect(await app.storage.list('objects')).toContain(id);
     const del = await app.call(fileRoute.DELETE, { method: 'DELETE', path: `/v1/files/${id}`, params: { file_id: id } });
     expect(del.status).toBe(204);
     expect(del.text).toBe('');
@@ -233,8 +266,7 @@ describe('file detail, download, delete and types', () => {
     }
     const again = await app.call(fileRoute.DELETE, { method: 'DELETE', path: `/v1/files/${id}`, params: { file_id: id } });
     expect(again.status).toBe(404);
-    const shard = path.join(app.dataDir, 'files', 'objects', id.slice(-2), id);
-    expect(fs.existsSync(shard)).toBe(false);
+    expect(await app.storage.list('objects')).not.toContain(id);
   });
 
   it('records file.uploaded and file.deleted events', async () => {

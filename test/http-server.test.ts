@@ -7,6 +7,8 @@ import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer } from '@/scripts/lib/run-server.mjs';
 import { createScratchDatabase } from '@/test/support/database';
 import { fixture } from '@/test/support/fixtures';
+import { storageFor, testStorageEnv } from '@/test/support/storage';
+import type { Storage } from '@/lib/storage';
 
 /**
  * The production server over real HTTP: the custom Node server in front of Next.js, start-up
@@ -17,12 +19,14 @@ type Server = Awaited<ReturnType<typeof runServer>>;
 
 let server: Server;
 let dataDir: string;
+let storage: Storage;
 let scratch: { url: string; drop(): Promise<void> } | undefined;
 
 beforeAll(async () => {
   ensureBuild({ quiet: true });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-http-'));
-  const env: Record<string, string> = { QUARRY_ADMIN_KEY: ADMIN, QUARRY_DATA_DIR: dataDir };
+  const env: Record<string, string> = { QUARRY_ADMIN_KEY: ADMIN, QUARRY_DATA_DIR: dataDir, ...testStorageEnv() };
+  storage = storageFor(env, dataDir);
   if (process.env.TEST_DATABASE_URL) {
     scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
     env.DATABASE_URL = scratch.url;
@@ -88,8 +92,7 @@ describe('production server over HTTP', () => {
     const res = await fetch(`${server.baseUrl}/v1/files`, { method: 'POST', headers: auth(), body: form });
     expect(res.status).toBe(413);
     expect((await res.json()).error.code).toBe('FILE_TOO_LARGE');
-    const staging = path.join(dataDir, 'files', 'staging');
-    expect(fs.existsSync(staging) ? fs.readdirSync(staging) : []).toEqual([]);
+    expect(await storage.list('staging')).toEqual([]);
   });
 
   it('uses the connection address for allowed_ips and ignores forged headers', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import * as maintenanceRoute from '@/app/admin/maintenance/route';
 import * as healthRoute from '@/app/health/route';
 import * as detailedHealthRoute from '@/app/health/detailed/route';
@@ -58,7 +58,7 @@ describe('GET /health/detailed', () => {
       maintenance: { enabled: false },
       components: {
         database: { status: 'healthy', kind: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite' },
-        storage: { status: 'healthy', kind: 'local' },
+        storage: { status: 'healthy', kind: inject('s3Env') ? 's3' : 'local' },
         pipeline: { status: 'healthy', kind: 'embedded', queued: expect.any(Number), running: expect.any(Number), oldest_wait_s: expect.any(Number) },
       },
     });
@@ -96,6 +96,8 @@ describe('GET /health/detailed', () => {
       read: () => Promise.reject(new Error('not used')),
       delete: () => Promise.reject(new Error('not used')),
       probe: () => Promise.reject(new Error('disk unavailable')),
+      list: () => Promise.reject(new Error('not used')),
+      sweepStaging: () => Promise.reject(new Error('not used')),
     };
     setStorage(broken);
     try {

@@ -7,7 +7,8 @@ import { extractions, files, type ExtractionMode, type ExtractionStatus, type Fi
 import { recordEvent } from '@/lib/events';
 import { newId } from '@/lib/ids';
 import type { Readable } from 'node:stream';
-import { StorageNotFoundError } from '@/lib/storage';
+import { StorageNotFoundError, type ByteRange } from '@/lib/storage';
+import { requestedRange } from './range';
 import type { ReceivedUpload } from './upload';
 import { parseTagsField } from './upload';
 
@@ -178,14 +179,26 @@ export async function getFile(ctx: ServiceContext, id: string): Promise<FileView
 export interface FileDownload {
   file: FileView;
   stream: Readable;
+  /** The whole file's size. */
   size: number;
+  /** The part sent (206) when the request asked for a range. */
+  range: ByteRange | null;
+  /** Strong entity tag: the content's SHA-256, so a resumed download can prove it is the same file. */
+  etag: string;
 }
 
-export async function openFileDownload(ctx: ServiceContext, id: string): Promise<FileDownload> {
+/** Opens a file's bytes, or the byte range `rangeHeader` asks for (honouring If-Range). */
+export async function openFileDownload(
+  ctx: ServiceContext,
+  id: string,
+  request: { range?: string | null; ifRange?: string | null } = {},
+): Promise<FileDownload> {
   const row = await getFileRow(ctx, id);
+  const etag = `"${row.sha256}"`;
+  const range = requestedRange(request.range ?? null, row.size, request.ifRange ?? null, etag);
   try {
-    const { stream, size } = await ctx.storage.read(row.storageKey);
-    return { file: toFileView(row), stream, size };
+    const { stream, size } = await ctx.storage.read(row.storageKey, range ?? undefined);
+    return { file: toFileView(row), stream, size, range, etag };
   } catch (err) {
     if (err instanceof StorageNotFoundError) throw notFound('FILE_NOT_FOUND', 'File content of', id);
     throw err;

@@ -1,8 +1,9 @@
 import { bootstrapAdminKey } from '@/lib/auth/api-keys';
 import { getConfig } from '@/lib/config';
 import { getDatabase, type DatabaseHandle } from '@/lib/db/client';
-import { getStorage, LocalStorage } from '@/lib/storage';
+import { getStorage } from '@/lib/storage';
 import { ensureConfiguredAdmin } from '@/lib/users/service';
+import { checkSharedSecrets } from './secrets';
 
 const globalForStartup = globalThis as unknown as { __quarryReady?: Promise<DatabaseHandle> };
 
@@ -25,13 +26,17 @@ function printBootstrapKey(key: string): void {
 async function start(): Promise<DatabaseHandle> {
   const config = getConfig();
   const handle = await getDatabase();
+  // Replicas share one PostgreSQL database; the embedded database belongs to one process.
+  if (handle.kind === 'postgres') await checkSharedSecrets(handle.db);
   if (!config.adminKey) {
     const key = await bootstrapAdminKey(handle.db, config.keyEnv);
     if (key) printBootstrapKey(key);
   }
   await ensureConfiguredAdmin(handle.db, config.console.adminEmail, config.console.adminPassword);
-  const storage = getStorage();
-  if (storage instanceof LocalStorage) await storage.sweepStaging();
+  // Uploads a crash left half-staged; on a bucket, also multipart uploads left open.
+  await getStorage()
+    .sweepStaging()
+    .catch((err) => console.error(`Sweeping staged uploads failed: ${err instanceof Error ? err.message : err}`));
   return handle;
 }
 

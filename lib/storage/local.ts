@@ -4,9 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { StorageNotFoundError, type StagedObject, type Storage } from './types';
-
-const SAFE_KEY = /^[A-Za-z0-9_-]{1,200}$/;
+import { checkKey, STAGING_MAX_AGE_MS, StorageNotFoundError, type ByteRange, type StagedObject, type Storage, type StorageArea } from './types';
 
 /** Keeps objects as files under `root`, fanned out by a two-character prefix of the key. */
 export class LocalStorage implements Storage {
@@ -20,8 +18,7 @@ export class LocalStorage implements Storage {
   }
 
   private pathOf(key: string): string {
-    // Keys are generated ids; anything else is refused so a key can never escape the root.
-    if (!SAFE_KEY.test(key)) throw new Error(`Invalid storage key: ${key}`);
+    checkKey(key);
     const shard = key.slice(-2);
     return path.join(this.objects, shard, key);
   }
@@ -51,7 +48,7 @@ export class LocalStorage implements Storage {
     };
   }
 
-  async read(key: string): Promise<{ stream: Readable; size: number }> {
+  async read(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number }> {
     const file = this.pathOf(key);
     let handle: fsp.FileHandle;
     try {
@@ -61,7 +58,7 @@ export class LocalStorage implements Storage {
       throw err;
     }
     const { size } = await handle.stat();
-    return { stream: handle.createReadStream(), size };
+    return { stream: handle.createReadStream(range ? { start: range.start, end: range.end } : {}), size };
   }
 
   async delete(key: string): Promise<void> {
@@ -81,8 +78,14 @@ export class LocalStorage implements Storage {
     }
   }
 
-  /** Removes staging files left by a crash (older than `olderThanMs`). */
-  async sweepStaging(olderThanMs = 3_600_000): Promise<number> {
+  async list(area: StorageArea): Promise<string[]> {
+    if (area === 'staging') return fsp.readdir(this.staging).catch(() => []);
+    const shards = await fsp.readdir(this.objects).catch(() => [] as string[]);
+    const names = await Promise.all(shards.map((shard) => fsp.readdir(path.join(this.objects, shard)).catch(() => [] as string[])));
+    return names.flat().sort();
+  }
+
+  async sweepStaging(olderThanMs = STAGING_MAX_AGE_MS): Promise<number> {
     let removed = 0;
     let names: string[];
     try {

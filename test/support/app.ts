@@ -14,8 +14,9 @@ import { apiKeys } from '@/lib/db/schema';
 import { clearMaintenanceCache } from '@/lib/ops/maintenance';
 import { resetInMemoryRateLimits } from '@/lib/api/rate-limit';
 import { resetReady } from '@/lib/ops/startup';
-import { LocalStorage, setStorage } from '@/lib/storage';
+import { setStorage, storageFromConfig, type Storage } from '@/lib/storage';
 import { openTestDatabase } from './database';
+import { testStorageEnv } from './storage';
 
 export const TEST_ADMIN_KEY = 'sk_test_environmentadministratorkey0001';
 
@@ -41,6 +42,8 @@ export interface CallOptions {
 export interface TestApp {
   readonly db: Db;
   readonly dataDir: string;
+  /** Where this app keeps file bytes: the data directory, or a bucket prefix of its own (QUARRY_TEST_STORAGE=s3). */
+  readonly storage: Storage;
   readonly adminKey: string;
   call(handler: RouteHandler, options: CallOptions): Promise<TestResponse>;
   createKey(options?: { scopes?: string[]; allowedIps?: string[]; name?: string }): Promise<{ id: string; key: string }>;
@@ -48,17 +51,18 @@ export interface TestApp {
 
 /**
  * Sets up a test file's application: its own database (PGlite copy or a new PostgreSQL database),
- * storage in a temporary directory, and configuration from `env`. Route handlers are then called
+ * storage in a temporary directory (or under a prefix of the suite's bucket), and configuration from `env`. Route handlers are then called
  * in-process with real Request objects.
  */
 export function useTestApp(env: Record<string, string> = {}): TestApp {
   let handle: DatabaseHandle;
   let dataDir = '';
+  let storage: Storage;
   const saved: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-test-'));
-    const vars = { QUARRY_DATA_DIR: dataDir, QUARRY_ADMIN_KEY: TEST_ADMIN_KEY, ...env };
+    const vars = { QUARRY_DATA_DIR: dataDir, QUARRY_ADMIN_KEY: TEST_ADMIN_KEY, ...testStorageEnv(), ...env };
     for (const [k, v] of Object.entries(vars)) {
       saved[k] = process.env[k];
       process.env[k] = v;
@@ -73,12 +77,14 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     clearMaintenanceCache();
     handle = await openTestDatabase(inject('pgliteTemplate'));
     setDatabase(handle);
-    setStorage(new LocalStorage(path.join(dataDir, 'files')));
+    storage = storageFromConfig();
+    setStorage(storage);
   });
 
   afterAll(async () => {
     setDatabase(undefined);
     setStorage(undefined);
+    await (storage as { close?: () => Promise<void> } | undefined)?.close?.();
     resetReady();
     resetSecretKey();
     await handle?.close();
@@ -96,6 +102,9 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     },
     get dataDir() {
       return dataDir;
+    },
+    get storage() {
+      return storage;
     },
     adminKey: TEST_ADMIN_KEY,
     async call(handler, options) {

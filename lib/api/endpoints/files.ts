@@ -78,8 +78,13 @@ export const downloadFile = endpoint({
   summary: 'Download the file content',
   auth: 'files:read',
   params: fileIdParams,
-  response: { status: 200, description: 'The original bytes, with the stored content type', binary: 'application/octet-stream' },
-  errors: ['FILE_NOT_FOUND'],
+  response: {
+    status: 200,
+    description:
+      'The original bytes, with the stored content type. A `Range: bytes=…` header (one range) answers 206 with that part and Content-Range; If-Range takes the ETag',
+    binary: 'application/octet-stream',
+  },
+  errors: ['FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
 });
 
 export const listFileExtractions = endpoint({
