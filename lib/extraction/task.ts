@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray, lt } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
+import { makeScratchDir } from './scratch';
 import type { ServiceContext } from '@/lib/context';
 import { extractionLayouts, extractions, files, type ExtractionRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
@@ -129,7 +129,7 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
   if (!file) return { status: 'skipped' }; // the file was deleted, taking the task with it
 
   const { extraction: limits } = getConfig();
-  const tmpDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'quarry-extract-'));
+  const tmpDir = await makeScratchDir();
   const controller = new AbortController();
   let lastWrite = 0;
   let pendingProgress: number | null = null;

@@ -1,6 +1,7 @@
 import { bootstrapAdminKey } from '@/lib/auth/api-keys';
 import { getConfig } from '@/lib/config';
 import { getDatabase, type DatabaseHandle } from '@/lib/db/client';
+import { sweepScratchDirs } from '@/lib/extraction/scratch';
 import { getStorage } from '@/lib/storage';
 import { ensureConfiguredAdmin } from '@/lib/users/service';
 import { checkSharedSecrets } from './secrets';
@@ -33,6 +34,8 @@ async function start(): Promise<DatabaseHandle> {
     if (key) printBootstrapKey(key);
   }
   await ensureConfiguredAdmin(handle.db, config.console.adminEmail, config.console.adminPassword);
+  // Scratch copies of extraction tasks whose process was killed (their own cleanup never ran).
+  await sweepScratchDirs(config.extraction.timeoutMs * 2).catch(() => 0);
   // Uploads a crash left half-staged; on a bucket, also multipart uploads left open.
   await getStorage()
     .sweepStaging()
