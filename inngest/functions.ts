@@ -1,6 +1,6 @@
 import { eventType } from 'inngest';
 import { backgroundContext, WORKFLOWS } from '@/lib/ops/workflows';
-import type { StepTools, WorkflowDefinition } from '@/lib/workflows/types';
+import { perKeyLimit, type StepTools, type WorkflowDefinition } from '@/lib/workflows/types';
 import { inngest } from './client';
 
 type InngestStep = {
@@ -20,13 +20,26 @@ export function adaptStep(step: InngestStep): StepTools {
   };
 }
 
+type Concurrency = { limit: number; key?: string };
+
+/**
+ * Inngest's concurrency for a workflow: its total and, when it declares a key, a limit per value of
+ * that event field. Each workflow is its own function and Inngest's limits are per function by
+ * default, so extraction or indexing never takes the slots of webhook deliveries.
+ */
+export function inngestConcurrency(def: WorkflowDefinition<any>): Concurrency | [Concurrency, Concurrency] {
+  const total = { limit: def.concurrency() };
+  if (!def.concurrencyKey) return total;
+  return [total, { key: `event.data.${def.concurrencyKey.field}`, limit: perKeyLimit(def) }];
+}
+
 /** The Inngest function wrapping one workflow: same code, Inngest's durable execution. */
 export function toInngestFunction(def: WorkflowDefinition<any>) {
   return inngest.createFunction(
     {
       id: def.name,
       triggers: [eventType(def.event)],
-      concurrency: { limit: def.concurrency() },
+      concurrency: inngestConcurrency(def),
       retries: Math.min(def.retries, 20) as 0,
       onFailure: async ({ event, error }) => {
         const original = (event.data as { event?: { data?: unknown } }).event?.data;

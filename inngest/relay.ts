@@ -2,10 +2,22 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { workflowRuns } from '@/lib/db/schema';
 import { retryDelayMs } from '@/lib/workflows/embedded';
-import type { WorkflowDefinition } from '@/lib/workflows/types';
+import { concurrencyKeyOf, type WorkflowDefinition } from '@/lib/workflows/types';
 import { inngest } from './client';
 
 const BATCH = 50;
+
+/**
+ * The trigger event's data: the run's input and id. A run queued before its workflow declared a
+ * concurrency key lacks the field; its own id stands in, so Inngest's key expression always has a
+ * value and the run counts only toward the total (as in the embedded runner).
+ */
+export function eventData(def: WorkflowDefinition<any>, runId: string, input: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = { ...input, run_id: runId };
+  const field = def.concurrencyKey?.field;
+  if (field && concurrencyKeyOf(def, input) === null) data[field] = runId;
+  return data;
+}
 
 /**
  * In Inngest mode the runs table stays the outbox: this relay sends each queued run to Inngest as
@@ -64,7 +76,7 @@ export class InngestRelay {
       for (const run of due) {
         const def = byName.get(run.workflow)!;
         try {
-          await inngest.send({ id: run.id, name: def.event, data: { ...run.input, run_id: run.id } });
+          await inngest.send({ id: run.id, name: def.event, data: eventData(def, run.id, run.input) });
           await this.db.update(workflowRuns).set({ status: 'dispatched', updatedAt: new Date() }).where(eq(workflowRuns.id, run.id));
         } catch (err) {
           const attempt = run.attempt + 1;

@@ -36,6 +36,7 @@ const envSchema = z.object({
     .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'QUARRY_STORAGE_URL must look like s3://bucket or s3://bucket/prefix')
     .optional(),
   QUARRY_S3_FORCE_PATH_STYLE: boolish,
+  QUARRY_WORKFLOW_LEASE_S: z.coerce.number().min(1).max(3600).default(60),
 });
 
 export interface Config {
@@ -62,6 +63,8 @@ export interface Config {
   webhooks: { allowInsecure: boolean; concurrency: number };
   /** Where file bytes live: an S3-compatible bucket (`s3://bucket/prefix`), or the data directory when unset. */
   storage: { url: string | undefined; forcePathStyle: boolean };
+  /** How long a pipeline run stays claimed without a heartbeat before another process takes it over. */
+  workflowLeaseMs: number;
   console: { adminEmail: string | undefined; adminPassword: string | undefined; authSecret: string | undefined };
 }
 
@@ -97,6 +100,7 @@ export function getConfig(): Config {
     console: { adminEmail: e.QUARRY_ADMIN_EMAIL, adminPassword: e.QUARRY_ADMIN_PASSWORD, authSecret: e.NEXTAUTH_SECRET },
     webhooks: { allowInsecure: e.QUARRY_WEBHOOK_ALLOW_INSECURE, concurrency: e.QUARRY_WEBHOOK_CONCURRENCY },
     storage: { url: e.QUARRY_STORAGE_URL, forcePathStyle: e.QUARRY_S3_FORCE_PATH_STYLE },
+    workflowLeaseMs: Math.round(e.QUARRY_WORKFLOW_LEASE_S * 1000),
     knowledgeBases: {
       indexingConcurrency: e.QUARRY_INDEXING_CONCURRENCY,
       exactSearchMaxChunks: e.QUARRY_SEARCH_EXACT_MAX_CHUNKS,

@@ -1,14 +1,11 @@
-import { InngestTestEngine } from '@inngest/test';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toInngestFunction } from '@/inngest/functions';
 import { workflowRuns, workflowSteps } from '@/lib/db/schema';
 import { useTestApp } from '@/test/support/app';
 import { enqueueWorkflow } from '@/lib/workflows/dispatch';
 import { EmbeddedRunner, retryDelayMs } from '@/lib/workflows/embedded';
-import { workflowMode } from '@/lib/ops/workflows';
-import { defineWorkflow, type StepTools } from '@/lib/workflows/types';
+import { defineWorkflow } from '@/lib/workflows/types';
 
 const app = useTestApp();
 
@@ -183,6 +180,51 @@ describe('embedded runner', () => {
     for (const id of ids) expect((await runRow(id)).status).toBe('completed');
   });
 
+  it('keeps to the per-key limit: one key’s backlog does not hold up another key, or runs without one', async () => {
+    const log: string[] = [];
+    const running = new Map<string, number>();
+    let peakPerKey = 0;
+    let peakTotal = 0;
+    const wf = defineWorkflow({
+      name: 'keyed',
+      event: 'test/keyed',
+      input: z.object({ i: z.number(), tenant: z.string().optional() }),
+      concurrency: () => 3,
+      concurrencyKey: { field: 'tenant', limit: () => 1 },
+      retries: 0,
+      async run({ i, tenant }, step) {
+        await step.run('work', async () => {
+          const key = tenant ?? `none-${i}`;
+          running.set(key, (running.get(key) ?? 0) + 1);
+          peakPerKey = Math.max(peakPerKey, running.get(key)!);
+          peakTotal = Math.max(peakTotal, [...running.values()].reduce((a, b) => a + b, 0));
+          log.push(`start ${tenant ?? 'none'}`);
+          await new Promise((r) => setTimeout(r, 100));
+          log.push(`end ${tenant ?? 'none'}`);
+          running.set(key, running.get(key)! - 1);
+        });
+      },
+    });
+    const clock = manualClock();
+    // Tenant a's bulk upload is queued first; b's single run and a run without the field come after it.
+    for (let i = 0; i < 4; i++) await enqueueWorkflow(app.db, wf, { i, tenant: 'a' }, clock.now());
+    await enqueueWorkflow(app.db, wf, { i: 10, tenant: 'b' }, new Date(clock.now().getTime() + 1));
+    await enqueueWorkflow(app.db, wf, { i: 11 }, new Date(clock.now().getTime() + 2));
+    clock.advance(10);
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [wf], now: clock.now });
+    await runner.drain();
+
+    expect(peakPerKey).toBe(1);
+    expect(peakTotal).toBe(3);
+    // b and the run without a key started while a's first run was still under way.
+    const firstEnd = log.indexOf('end a');
+    expect(log.indexOf('start b')).toBeLessThan(firstEnd);
+    expect(log.indexOf('start none')).toBeLessThan(firstEnd);
+    expect(log.filter((l) => l === 'end a')).toHaveLength(4);
+    const runs = await app.db.select().from(workflowRuns).where(eq(workflowRuns.workflow, 'keyed'));
+    expect(runs.map((r) => r.status)).toEqual(Array(6).fill('completed'));
+  });
+
   it('calls onFailure once after the last attempt fails', async () => {
     const failures: string[] = [];
     const wf = defineWorkflow({
@@ -244,42 +286,5 @@ describe('embedded runner', () => {
     clock.advance(retryDelayMs(1));
     await runner.drain();
     expect(received).toEqual([7]);
-  });
-});
-
-describe('Inngest functions', () => {
-  it('wrap the same workflow code, with Inngest step tools', async () => {
-    const order: string[] = [];
-    const wf = defineWorkflow({
-      name: 'inngest-wrapped',
-      event: 'test/inngest-wrapped',
-      input: z.object({ name: z.string() }),
-      concurrency: () => 2,
-      retries: 1,
-      async run({ name }, step: StepTools) {
-        const greeting = await step.run('greet', async () => {
-          order.push('greet');
-          return `hello ${name}`;
-        });
-        await step.sleep('pause', 1000);
-        return step.run('shout', async () => greeting.toUpperCase());
-      },
-    });
-    const t = new InngestTestEngine({
-      function: toInngestFunction(wf),
-      events: [{ name: 'test/inngest-wrapped', data: { name: 'quarry' } }],
-      // @inngest/test 1.0 waits forever on a sleep unless it is mocked by id.
-      steps: [{ id: 'pause', handler: () => undefined }],
-    });
-    const { result } = await t.execute();
-    expect(result).toBe('HELLO QUARRY');
-    expect(order).toEqual(['greet']);
-  });
-
-  it('are chosen only when Inngest is configured', () => {
-    expect(workflowMode({})).toBe('embedded');
-    expect(workflowMode({ INNGEST_DEV: '1' })).toBe('inngest');
-    expect(workflowMode({ INNGEST_EVENT_KEY: 'k' })).toBe('inngest');
-    expect(workflowMode({ INNGEST_BASE_URL: 'http://127.0.0.1:8288' })).toBe('inngest');
   });
 });

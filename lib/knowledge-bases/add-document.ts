@@ -146,7 +146,7 @@ export async function insertDocument(
       updatedAt: now,
     })
     .returning();
-  if (chosen.status === 'completed') await enqueueWorkflow(tx, indexingWorkflow, { document_id: created.id }, now);
+  if (chosen.status === 'completed') await enqueueWorkflow(tx, indexingWorkflow, { document_id: created.id, kb_id: kbId }, now);
   return created;
 }
 
@@ -223,7 +223,7 @@ export async function requeueDocument(
       .set({ extractionId: chosen.id, status: 'pending', awaitingExtraction: chosen.status !== 'completed', errorCode: null, errorMessage: null, updatedAt: now })
       .where(eq(kbDocuments.id, documentId))
       .returning();
-    if (chosen.status === 'completed') await enqueueWorkflow(tx, indexingWorkflow, { document_id: documentId }, now);
+    if (chosen.status === 'completed') await enqueueWorkflow(tx, indexingWorkflow, { document_id: documentId, kb_id: kbId }, now);
     return updated;
   });
   notifyWorkflows();

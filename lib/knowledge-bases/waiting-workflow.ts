@@ -35,8 +35,8 @@ export async function releaseWaitingDocuments(ctx: ServiceContext, extractionId:
       .update(kbDocuments)
       .set({ awaitingExtraction: false, titleFromFilename: false, updatedAt: new Date() })
       .where(waiting)
-      .returning({ id: kbDocuments.id });
-    for (const doc of docs) await enqueueWorkflow(tx, indexingWorkflow, { document_id: doc.id });
+      .returning({ id: kbDocuments.id, kbId: kbDocuments.kbId });
+    for (const doc of docs) await enqueueWorkflow(tx, indexingWorkflow, { document_id: doc.id, kb_id: doc.kbId });
     return docs.length;
   });
   if (released > 0) notifyWorkflows();

@@ -1,3 +1,4 @@
+import { getConfig } from '@/lib/config';
 import { backgroundServices, type ServiceContext } from '@/lib/context';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { sweepStaleExtractions } from '@/lib/extraction/task';
@@ -61,24 +62,47 @@ function startSweeper(): () => void {
   return () => clearInterval(timer);
 }
 
-/** Starts the embedded runner or the Inngest relay, and the stale-task sweeper, once per process. */
+/**
+ * Starts the embedded runner or (Inngest mode) the relay, and the stale-task sweeper, once per
+ * process. In Inngest mode the embedded runner does not run: Inngest calls /api/inngest instead.
+ */
 export function startWorkflowEngine(handle: DatabaseHandle): Promise<Engine> {
   globalForEngine.__quarryWorkflowEngine ??= (async () => {
     const mode = workflowMode();
-    const stopSweeper = startSweeper();
     if (mode === 'inngest') {
+      const { missingInngestSettings } = await import('@/inngest/client');
+      const missing = missingInngestSettings();
+      if (missing.length > 0) {
+        throw new Error(
+          `Inngest is configured but ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set. Outside INNGEST_DEV=1, ` +
+            'Quarry needs INNGEST_EVENT_KEY to send runs, INNGEST_SIGNING_KEY to serve /api/inngest, and INNGEST_SERVE_ORIGIN ' +
+            '(the URL Inngest reaches the replicas at, e.g. https://quarry.example.com) to register there',
+        );
+      }
       const { InngestRelay } = await import('@/inngest/relay');
       const relay = new InngestRelay(handle.db, WORKFLOWS);
+      const stopSweeper = startSweeper();
       await relay.start();
       setWorkflowNotifier(() => relay.notify());
       return { mode, stop: () => (stopSweeper(), relay.stop()) };
     }
-    const runner = new EmbeddedRunner({ db: handle.db, workflows: WORKFLOWS, exclusive: handle.kind === 'pglite' });
+    const stopSweeper = startSweeper();
+    const runner = new EmbeddedRunner({
+      db: handle.db,
+      workflows: WORKFLOWS,
+      exclusive: handle.kind === 'pglite',
+      leaseMs: getConfig().workflowLeaseMs,
+    });
     await runner.start();
     setWorkflowNotifier(() => runner.notify());
     return { mode, stop: () => (stopSweeper(), runner.stop()) };
   })();
-  return globalForEngine.__quarryWorkflowEngine;
+  const engine = globalForEngine.__quarryWorkflowEngine;
+  // A failed start is not kept: stopWorkflowEngine has nothing to stop, and a later call tries again.
+  engine.catch(() => {
+    if (globalForEngine.__quarryWorkflowEngine === engine) globalForEngine.__quarryWorkflowEngine = undefined;
+  });
+  return engine;
 }
 
 export async function stopWorkflowEngine(): Promise<void> {

@@ -7,8 +7,11 @@ import { attemptDelivery, MAX_ATTEMPTS, RETRY_DELAYS_MS } from './delivery';
 export const webhookDeliveryWorkflow = defineWorkflow({
   name: 'deliver-webhook',
   event: 'quarry/webhook.delivery.requested',
-  input: z.object({ delivery_id: z.string().min(1) }),
+  // webhook_id is absent from runs queued before it was added; they count only toward the total.
+  input: z.object({ delivery_id: z.string().min(1), webhook_id: z.string().min(1).optional() }),
   concurrency: () => getConfig().webhooks.concurrency,
+  // A slow or flooded endpoint holds at most a quarter of the slots (at least one); the others keep being served.
+  concurrencyKey: { field: 'webhook_id', limit: () => Math.floor(getConfig().webhooks.concurrency / 4) },
   // Attempts that reach the receiver are scheduled below; these retries cover Quarry's own errors.
   retries: 3,
   async run({ delivery_id }, step, { services: ctx }) {

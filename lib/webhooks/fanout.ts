@@ -46,6 +46,6 @@ export async function queueDelivery(
     .insert(webhookDeliveries)
     .values({ id: newId('delivery'), ...message, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now })
     .returning();
-  await enqueueWorkflow(tx, webhookDeliveryWorkflow, { delivery_id: row.id }, now);
+  await enqueueWorkflow(tx, webhookDeliveryWorkflow, { delivery_id: row.id, webhook_id: row.webhookId }, now);
   return row;
 }

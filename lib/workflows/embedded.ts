@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import os from 'node:os';
+import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { backgroundServices } from '@/lib/context';
 import type { Db } from '@/lib/db/client';
 import { workflowRuns, workflowSteps, type WorkflowRunRow } from '@/lib/db/schema';
 import { enqueueWorkflowsForEvent } from './dispatch';
-import type { StepTools, WorkflowDefinition } from './types';
+import { concurrencyKeyOf, perKeyLimit, type StepTools, type WorkflowDefinition } from './types';
 
 /** Thrown inside a run to park it until `until`; the runner turns it into a timer. */
 class SleepSignal {
@@ -37,7 +38,8 @@ export function retryDelayMs(attempt: number): number {
  * run from one whose process died, so an interrupted run resumes where it stopped.
  */
 export class EmbeddedRunner {
-  readonly instanceId = `runner_${randomUUID()}`;
+  /** Names the machine and process holding a lease, so an operator can tell which replica runs what. */
+  readonly instanceId = `runner_${os.hostname()}_${process.pid}_${randomUUID().slice(0, 8)}`;
   private readonly db: Db;
   private readonly defs: Map<string, WorkflowDefinition<any>>;
   private readonly now: () => Date;
@@ -45,6 +47,8 @@ export class EmbeddedRunner {
   private readonly leaseMs: number;
   private readonly exclusive: boolean;
   private readonly active = new Map<string, number>();
+  /** Runs under way per workflow and concurrency key ("<workflow>\u0000<key>"). */
+  private readonly activeByKey = new Map<string, number>();
   private readonly inflight = new Set<Promise<void>>();
   private poller: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | null = null;
@@ -122,47 +126,81 @@ export class EmbeddedRunner {
     return this.ticking;
   }
 
+  /**
+   * Claims due runs of `def` up to its free slots and starts them. A workflow with a concurrency
+   * key claims one run at a time, skipping runs whose key is at its limit in this process, so each
+   * claim sees the key the previous one filled (the limits hold per process, like the total).
+   */
   private async claimAndStart(def: WorkflowDefinition<any>): Promise<void> {
-    const free = def.concurrency() - (this.active.get(def.name) ?? 0);
-    if (free <= 0 || this.stopped) return;
+    for (;;) {
+      const free = def.concurrency() - (this.active.get(def.name) ?? 0);
+      if (free <= 0 || this.stopped) return;
+      const wanted = def.concurrencyKey ? 1 : free;
+      const runs = await this.claim(def, wanted);
+      for (const run of runs) this.launch(def, run);
+      if (runs.length < wanted) return;
+    }
+  }
+
+  /** Keys of `def` with as many runs under way here as the per-key limit allows. */
+  private fullKeys(def: WorkflowDefinition<any>): string[] {
+    const limit = perKeyLimit(def);
+    const prefix = `${def.name}\u0000`;
+    return [...this.activeByKey].filter(([k, n]) => k.startsWith(prefix) && n >= limit).map(([k]) => k.slice(prefix.length));
+  }
+
+  private async claim(def: WorkflowDefinition<any>, limit: number): Promise<WorkflowRunRow[]> {
     const now = this.now();
     const lease = { leaseOwner: this.instanceId, leaseExpiresAt: new Date(now.getTime() + this.leaseMs), updatedAt: now };
+    const full = this.fullKeys(def);
+    let keyFree: SQL | undefined;
+    if (def.concurrencyKey && full.length > 0) {
+      const key = sql`${workflowRuns.input} ->> ${def.concurrencyKey.field}::text`;
+      keyFree = or(isNull(key), notInArray(key, full));
+    }
 
     // Runs whose process died: their lease ran out. Each such interruption counts as an attempt.
     const orphans = this.db
       .select({ id: workflowRuns.id })
       .from(workflowRuns)
-      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'running'), lt(workflowRuns.leaseExpiresAt, now)))
+      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'running'), lt(workflowRuns.leaseExpiresAt, now), keyFree))
       .orderBy(asc(workflowRuns.nextRunAt))
-      .limit(free)
+      .limit(limit)
       .for('update', { skipLocked: true });
     const reclaimed = await this.db
       .update(workflowRuns)
       .set({ ...lease, attempt: sql`${workflowRuns.attempt} + 1`, lastError: 'interrupted: the process running it stopped' })
       .where(inArray(workflowRuns.id, orphans))
       .returning();
+    if (reclaimed.length >= limit) return reclaimed;
 
     const due = this.db
       .select({ id: workflowRuns.id })
       .from(workflowRuns)
-      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'queued'), lte(workflowRuns.nextRunAt, now)))
+      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'queued'), lte(workflowRuns.nextRunAt, now), keyFree))
       .orderBy(asc(workflowRuns.nextRunAt))
-      .limit(free - reclaimed.length)
+      .limit(limit - reclaimed.length)
       .for('update', { skipLocked: true });
-    const claimed =
-      free - reclaimed.length > 0
-        ? await this.db.update(workflowRuns).set({ ...lease, status: 'running' }).where(inArray(workflowRuns.id, due)).returning()
-        : [];
+    const claimed = await this.db.update(workflowRuns).set({ ...lease, status: 'running' }).where(inArray(workflowRuns.id, due)).returning();
+    return [...reclaimed, ...claimed];
+  }
 
-    for (const run of [...reclaimed, ...claimed]) {
-      this.active.set(def.name, (this.active.get(def.name) ?? 0) + 1);
-      const task = this.execute(def, run).finally(() => {
-        this.inflight.delete(task);
-        this.active.set(def.name, (this.active.get(def.name) ?? 1) - 1);
-        this.notify();
-      });
-      this.inflight.add(task);
-    }
+  private launch(def: WorkflowDefinition<any>, run: WorkflowRunRow): void {
+    const key = concurrencyKeyOf(def, run.input);
+    const slot = key === null ? null : `${def.name}\u0000${key}`;
+    this.active.set(def.name, (this.active.get(def.name) ?? 0) + 1);
+    if (slot) this.activeByKey.set(slot, (this.activeByKey.get(slot) ?? 0) + 1);
+    const task = this.execute(def, run).finally(() => {
+      this.inflight.delete(task);
+      this.active.set(def.name, (this.active.get(def.name) ?? 1) - 1);
+      if (slot) {
+        const left = (this.activeByKey.get(slot) ?? 1) - 1;
+        if (left > 0) this.activeByKey.set(slot, left);
+        else this.activeByKey.delete(slot);
+      }
+      this.notify();
+    });
+    this.inflight.add(task);
   }
 
   private mine(runId: string) {

@@ -31,11 +31,36 @@ export interface WorkflowDefinition<I extends Record<string, unknown> = Record<s
   input: z.ZodType<I>;
   /** Runs of this workflow at once, per process (embedded) or in total (Inngest). */
   concurrency: () => number;
+  /**
+   * Runs sharing one value of an input field (a knowledge base, a webhook endpoint) at once, within
+   * `concurrency`: one tenant's burst cannot take every slot of the workflow. Runs whose input lacks
+   * the field count only toward the total.
+   */
+  concurrencyKey?: ConcurrencyKey<I>;
   /** Retries after the first attempt when a step throws. */
   retries: number;
   run(input: I, step: StepTools, ctx: WorkflowContext): Promise<unknown>;
   /** Called once when every attempt has failed. */
   onFailure?(input: I, error: Error, services: ServiceContext): Promise<void>;
+}
+
+export interface ConcurrencyKey<I> {
+  /** The input field whose value groups runs; Inngest's key is `event.data.<field>`. */
+  field: keyof I & string;
+  /** Runs per value at once (at most the workflow's `concurrency`). */
+  limit: () => number;
+}
+
+/** The run's concurrency key: its value of the declared field, or null (no key declared, or none in the input). */
+export function concurrencyKeyOf(def: WorkflowDefinition<any>, input: Record<string, unknown>): string | null {
+  if (!def.concurrencyKey) return null;
+  const value = input[def.concurrencyKey.field];
+  return value === undefined || value === null ? null : String(value);
+}
+
+/** Runs per key value at once: the declared limit, never above the workflow's total. */
+export function perKeyLimit(def: WorkflowDefinition<any>): number {
+  return def.concurrencyKey ? Math.max(1, Math.min(def.concurrencyKey.limit(), def.concurrency())) : def.concurrency();
 }
 
 export function defineWorkflow<I extends Record<string, unknown>>(def: WorkflowDefinition<I>): WorkflowDefinition<I> {
