@@ -2,13 +2,16 @@
 // the quality of every fixture document against its reference Markdown: text similarity, heading
 // recall (with level agreement) and table cell F1, per fixture and as the mean per folder.
 // The large fixtures (a 619- and a 400-page PDF, an 872-page DOCX) are timed as the server runs
-// them, with the peak memory of the server side and of the extraction processes, beside pdftotext.
+// them (the server's memory limit for the worker), with the peak memory of the extraction process
+// and the server side's growth, and the longest wait between progress reports, beside pdftotext.
 // BENCH_PDF=/path/to/file.pdf also times that PDF (simple and normal mode, once each).
-// BENCH_LARGE=0 leaves the large fixtures out.
+// BENCH_LARGE=0 leaves the large fixtures out; BENCH_ONLY=large runs only them (BENCH_ONLY takes a
+// comma-separated list of the parts: speed, large, ocr, quality).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { getConfig } from '@/lib/config';
 import { extractDocument } from '@/lib/extraction/engine';
 import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { createTesseractCliEngine, createTesseractJsEngine, probeTesseractCli } from '@/lib/extraction/ocr';
@@ -60,7 +63,12 @@ function have(command: string): boolean {
 }
 
 /** The production path: the extraction worker process (and its page threads), as the server runs it. */
-function extractInWorker(pool: ExtractionWorkerPool, file: string, mode: ExtractionMode): Promise<ExtractResult> {
+function extractInWorker(
+  pool: ExtractionWorkerPool,
+  file: string,
+  mode: ExtractionMode,
+  onProgress: (done: number, total: number) => void = () => {},
+): Promise<ExtractResult> {
   return pool.run({
     input: {
       path: file,
@@ -71,9 +79,11 @@ function extractInWorker(pool: ExtractionWorkerPool, file: string, mode: Extract
       maxPages: 100_000,
       tmpDir: tmp,
     },
-    onProgress: () => {},
+    onProgress,
     signal: new AbortController().signal,
-    limits: { timeoutMs: 600_000, memoryMb: 4096 },
+    // The server's own limit (QUARRY_EXTRACTION_MEMORY_MB): it sets the worker's heap size, and
+    // with it how far V8 lets the heap grow between collections.
+    limits: { timeoutMs: 600_000, memoryMb: getConfig().extraction.memoryMb },
   });
 }
 
@@ -246,9 +256,15 @@ function descendantsRssMb(): number {
   return total;
 }
 
-/** Runs `fn` while sampling this process's and its children's resident memory; peaks in MB. */
-async function withMemoryPeaks<T>(fn: () => Promise<T>): Promise<{ value: T; seconds: number; serverMb: number; workersMb: number }> {
-  let serverMb = process.memoryUsage().rss / 2 ** 20;
+/**
+ * Runs `fn` while sampling this process's and its children's resident memory: peaks in MB, and
+ * how much this process grew over what it used before.
+ */
+async function withMemoryPeaks<T>(
+  fn: () => Promise<T>,
+): Promise<{ value: T; seconds: number; serverMb: number; serverGrowthMb: number; workersMb: number }> {
+  const before = process.memoryUsage().rss / 2 ** 20;
+  let serverMb = before;
   let workersMb = 0;
   const sample = () => {
     serverMb = Math.max(serverMb, process.memoryUsage().rss / 2 ** 20);
@@ -259,7 +275,7 @@ async function withMemoryPeaks<T>(fn: () => Promise<T>): Promise<{ value: T; sec
   try {
     const value = await fn();
     sample();
-    return { value, seconds: (performance.now() - started) / 1000, serverMb, workersMb };
+    return { value, seconds: (performance.now() - started) / 1000, serverMb, serverGrowthMb: serverMb - before, workersMb };
   } finally {
     clearInterval(timer);
   }
@@ -270,8 +286,12 @@ async function largeFixtures() {
   const dir = path.join(FIXTURES_DIR, 'large');
   if (!fs.existsSync(dir)) return;
   console.log('\nLarge fixtures (one run per mode, fresh extraction process each; peak resident memory of the');
-  console.log('server-side process and of the extraction processes; pdftotext -layout as the baseline)');
-  console.log(`  ${'fixture'.padEnd(42)} ${'mode'.padEnd(7)} ${'pages'.padStart(6)} ${'seconds'.padStart(8)} ${'pages/s'.padStart(8)} ${'vs pdftotext'.padStart(13)} ${'server MB'.padStart(10)} ${'workers MB'.padStart(11)}`);
+  console.log('extraction process with its threads and programs (goal <= 512 MB for PDFs), peak and growth of');
+  console.log('the server-side process (goal: growth <= 50 MB), longest wait for a progress report from the start');
+  console.log('to the result (goal <= 2 s); pdftotext -layout as the baseline)');
+  console.log(
+    `  ${'fixture'.padEnd(38)} ${'mode'.padEnd(7)} ${'pages'.padStart(6)} ${'seconds'.padStart(8)} ${'pages/s'.padStart(10)} ${'vs pdftotext'.padStart(13)} ${'worker MB'.padStart(10)} ${'server MB'.padStart(10)} ${'growth'.padStart(7)} ${'max gap s'.padStart(10)}`,
+  );
   for (const name of fs.readdirSync(dir).sort()) {
     const file = path.join(dir, name);
     if (!FILE_TYPES.some((t) => t.extension === path.extname(name).toLowerCase())) continue;
@@ -280,13 +300,17 @@ async function largeFixtures() {
       const started = performance.now();
       spawnSync('pdftotext', ['-layout', file, '-'], { maxBuffer: 1 << 30 });
       baseline = (performance.now() - started) / 1000;
-      console.log(`  ${name.padEnd(42)} ${'—'.padEnd(7)} ${''.padStart(6)} ${baseline.toFixed(1).padStart(8)} ${''.padStart(8)} ${'(pdftotext)'.padStart(13)}`);
+      console.log(`  ${name.padEnd(38)} ${'—'.padEnd(7)} ${''.padStart(6)} ${baseline.toFixed(1).padStart(8)} ${''.padStart(10)} ${'(pdftotext)'.padStart(13)}`);
     }
     for (const mode of ['simple', 'normal'] as const) {
       const pool = new ExtractionWorkerPool();
       try {
         global.gc?.();
-        const run = await withMemoryPeaks(() => extractInWorker(pool, file, mode));
+        const reports: number[] = [];
+        const started = performance.now();
+        const run = await withMemoryPeaks(() => extractInWorker(pool, file, mode, () => reports.push(performance.now())));
+        const times = [started, ...reports, started + run.seconds * 1000];
+        const maxGap = Math.max(...times.slice(1).map((t, i) => t - times[i])) / 1000;
         // Only PDFs have pages of their own; other formats are measured in megabytes per second.
         const paged = name.toLowerCase().endsWith('.pdf');
         const pages = paged ? String(run.value.totalPages) : '—';
@@ -295,10 +319,10 @@ async function largeFixtures() {
           : `${(fs.statSync(file).size / 2 ** 20 / run.seconds).toFixed(1)} MB/s`;
         const ratio = baseline === null ? '—' : `${(run.seconds / baseline).toFixed(1)}x`;
         console.log(
-          `  ${name.padEnd(42)} ${mode.padEnd(7)} ${pages.padStart(6)} ${run.seconds.toFixed(1).padStart(8)} ${rate.padStart(8)} ${ratio.padStart(13)} ${run.serverMb.toFixed(0).padStart(10)} ${run.workersMb.toFixed(0).padStart(11)}`,
+          `  ${name.padEnd(38)} ${mode.padEnd(7)} ${pages.padStart(6)} ${run.seconds.toFixed(1).padStart(8)} ${rate.padStart(10)} ${ratio.padStart(13)} ${run.workersMb.toFixed(0).padStart(10)} ${run.serverMb.toFixed(0).padStart(10)} ${`+${run.serverGrowthMb.toFixed(0)}`.padStart(7)} ${maxGap.toFixed(1).padStart(10)}`,
         );
       } catch (err) {
-        console.log(`  ${name.padEnd(42)} ${mode.padEnd(7)} failed: ${(err as Error).message}`);
+        console.log(`  ${name.padEnd(38)} ${mode.padEnd(7)} failed: ${(err as Error).message}`);
       } finally {
         await pool.close();
       }
@@ -312,7 +336,9 @@ async function fileSpeed(file: string) {
   const pool = new ExtractionWorkerPool();
   try {
     // Warm-up on the generated document: process, threads, module loading.
-    await extractInWorker(pool, path.join(tmp, `born-digital-${PAGES}.pdf`), 'simple');
+    const warmUp = path.join(tmp, `born-digital-${PAGES}.pdf`);
+    if (!fs.existsSync(warmUp)) fs.writeFileSync(warmUp, buildTextDocument(PAGES));
+    await extractInWorker(pool, warmUp, 'simple');
     for (const mode of ['simple', 'normal'] as const) {
       const started = performance.now();
       const result = await extractInWorker(pool, file, mode);
@@ -326,11 +352,13 @@ async function fileSpeed(file: string) {
 
 async function main() {
   try {
-    await speed();
+    const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
+    const part = (name: string) => !only || only.has(name);
+    if (part('speed')) await speed();
     if (process.env.BENCH_PDF) await fileSpeed(path.resolve(process.env.BENCH_PDF));
-    if (process.env.BENCH_LARGE !== '0') await largeFixtures();
-    await ocrSpeed();
-    await quality();
+    if (part('large') && process.env.BENCH_LARGE !== '0') await largeFixtures();
+    if (part('ocr')) await ocrSpeed();
+    if (part('quality')) await quality();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

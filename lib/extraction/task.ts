@@ -10,6 +10,7 @@ import { extractionLayouts, extractions, files, type ExtractionRow } from '@/lib
 import { recordEvent } from '@/lib/events';
 import { storableJson, storableText } from '@/lib/text/clean';
 import { getExtractionPool } from './pool';
+import { ProgressWriter } from './progress';
 import { ExtractionError, type ExtractionOptions, type ExtractResult } from './types';
 
 const PROGRESS_WRITE_MS = 500;
@@ -131,15 +132,12 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
   const { extraction: limits } = getConfig();
   const tmpDir = await makeScratchDir();
   const controller = new AbortController();
-  let lastWrite = 0;
-  let pendingProgress: number | null = null;
-  const writeProgress = async (percent: number) => {
-    lastWrite = Date.now();
+  const progress = new ProgressWriter(async (percent) => {
     await ctx.db
       .update(extractions)
       .set({ progress: percent, updatedAt: new Date() })
       .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')));
-  };
+  }, PROGRESS_WRITE_MS);
   const cancelWatch = setInterval(() => {
     load(ctx, id)
       .then((current) => {
@@ -163,15 +161,10 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
         maxPages: limits.maxPages,
         tmpDir,
       },
-      onProgress: (done, total) => {
-        const percent = total > 0 ? Math.min(99, Math.floor((done / total) * 100)) : 0;
-        if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) void writeProgress(percent).catch(() => undefined);
-        else pendingProgress = percent;
-      },
+      onProgress: (done, total) => progress.report(total > 0 ? Math.min(99, Math.floor((done / total) * 100)) : 0),
       signal: controller.signal,
       limits: { timeoutMs: limits.timeoutMs, memoryMb: limits.memoryMb, maxImagePixels: limits.maxImagePixels },
-    });
-    pendingProgress = null;
+    }).finally(() => progress.stop()); // no progress write after the outcome
     await completeExtraction(ctx, id, result);
     return { status: 'completed' };
   } catch (err) {
@@ -182,7 +175,7 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
     throw err;
   } finally {
     clearInterval(cancelWatch);
-    if (pendingProgress !== null) await writeProgress(pendingProgress).catch(() => undefined);
+    await progress.stop();
     await fsp.rm(tmpDir, { recursive: true, force: true });
   }
 }

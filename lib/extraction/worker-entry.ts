@@ -2,17 +2,15 @@
  * The extraction child process. It receives one task at a time over IPC, runs the extractor and
  * answers with the result or a coded error. Untrusted documents are parsed only here, so a file
  * that crashes, hangs or floods memory takes down this process, never the server.
- * The same file also runs as a worker thread reading a range of a long PDF's pages.
  */
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { getConfig } from '@/lib/config';
 import { extractDocument } from './engine';
 import { withExtractionLimits } from './limits';
-import { runPdfRangeJob } from './pdf/thread-job';
-import { setPdfThreadEntry, type PdfRangeJob } from './pdf/threads';
+import { setPdfThreadEntry } from './pdf/threads';
 import type { WorkerLimits } from './pool';
 import { killProcessGroup, runningPrograms, watchPrograms } from './programs';
 import { ExtractionError, type ExtractInput } from './types';
+import { PDF_THREAD } from './worker-bundle';
 
 type TaskMessage = { type: 'extract'; input: Omit<ExtractInput, 'onProgress' | 'signal'>; limits: WorkerLimits };
 
@@ -21,8 +19,9 @@ function send(message: unknown): void {
 }
 
 function serveTasks(): void {
-  // The bundled worker (plain JavaScript) can start threads from its own file for long PDFs.
-  if (import.meta.url.endsWith('.mjs')) setPdfThreadEntry(new URL(import.meta.url));
+  // The bundled worker (plain JavaScript) starts threads for long PDFs from the page threads'
+  // bundle, which is built beside it.
+  if (import.meta.url.endsWith('.mjs')) setPdfThreadEntry(new URL(`./${PDF_THREAD.name}.mjs`, import.meta.url));
 
   process.on('message', (message: TaskMessage) => {
     if (message?.type !== 'extract') return;
@@ -59,9 +58,4 @@ function serveTasks(): void {
   send({ type: 'ready' });
 }
 
-if (!isMainThread && (workerData as { kind?: string } | undefined)?.kind === 'pdf-range-thread') {
-  // A page thread: one range job at a time, for as long as the process keeps it.
-  parentPort!.on('message', (job: PdfRangeJob) => void runPdfRangeJob(job, parentPort!));
-} else {
-  serveTasks();
-}
+serveTasks();

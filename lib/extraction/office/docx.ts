@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import mammoth from 'mammoth';
 import { throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
 import { corrupt, finishMarkdown, parsing, readInputFile, refuseTooManyPages } from './common';
 import { headerFooterDocument } from './docx-headers';
@@ -46,6 +45,9 @@ const STYLE_MAP = [
 ];
 
 const MATH_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
+
+/** Progress units of a DOCX's stages (see extractDocx). */
+const STAGES = 10;
 
 /** Placeholder tokens put in the XML and the Markdown they stand for. */
 class Tokens {
@@ -106,8 +108,10 @@ function storedName(zip: OfficeZip, part: string): string {
   return zip.names().find((name) => name.toLowerCase() === part.toLowerCase()) ?? part;
 }
 
-/** Markdown of a repacked DOCX (mammoth, then turndown). */
-async function convert(repacked: Uint8Array): Promise<string> {
+/** Markdown of a repacked DOCX (mammoth, then turndown); `converted` is told when mammoth is done. */
+async function convert(repacked: Uint8Array, converted?: () => void): Promise<string> {
+  // Imported on first use, like ExcelJS (xlsx.ts): only DOCX extractions pay for it.
+  const mammoth = (await import('mammoth')).default;
   const html = await parsing('DOCX', async () => {
     const result = await mammoth.convertToHtml(
       { buffer: Buffer.from(repacked.buffer, repacked.byteOffset, repacked.byteLength) },
@@ -123,6 +127,7 @@ async function convert(repacked: Uint8Array): Promise<string> {
   if (htmlNestingDepth(html) > MAX_HTML_DEPTH) {
     throw corrupt(`The DOCX file is nested too deeply (more than ${MAX_HTML_DEPTH} levels of tables or lists)`);
   }
+  converted?.();
   const turndown = createTurndown({ images: 'placeholder', captions: true });
   return parsing('DOCX', () => turndown.turndown(html));
 }
@@ -182,9 +187,13 @@ export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
   const { prepared, headers } = prepareMain(zip, main, tokens, context);
   replaced.set(main, prepared);
   throwIfAborted(input.signal);
-  let markdown = await convert(zip.repack(isXmlPart, replaced));
+  // DOCX has no pages to count off: progress goes by stages, weighted by their share of the time
+  // (mammoth takes most of it), so a long document shows progress before it is done.
+  input.onProgress(1, STAGES);
+  let markdown = await convert(zip.repack(isXmlPart, replaced), () => input.onProgress(8, STAGES));
   replaced.clear();
   throwIfAborted(input.signal);
+  input.onProgress(9, STAGES);
   if (headers) {
     const synthetic = new Map([
       [main, new TextEncoder().encode(headers.document)],

@@ -1,6 +1,4 @@
-import { decompressRTF } from '@kenjiuno/decompressrtf';
-import MsgReader from '@kenjiuno/msgreader';
-import PostalMime from 'postal-mime';
+import type MsgReader from '@kenjiuno/msgreader';
 import { throwIfAborted, type DocumentMetadata, type ExtractInput, type ExtractResult } from '../types';
 import { compactMetadata, finishMarkdown, isoDate, parsing, readInputFile } from './common';
 import { convertHtml } from './html';
@@ -20,8 +18,12 @@ import { rtfToHtml } from './rtf';
  *   compressed RTF is decompressed (@kenjiuno/decompressrtf) and read by the RTF reader.
  */
 
-// A CommonJS module whose class is its `default` export: Node's ESM import wraps it once more.
-const Reader: typeof MsgReader = (MsgReader as unknown as { default?: typeof MsgReader }).default ?? MsgReader;
+// The mail packages are imported on first use: only mail extractions pay for loading them.
+async function loadReader(): Promise<typeof MsgReader> {
+  const loaded = (await import('@kenjiuno/msgreader')).default;
+  // A CommonJS module whose class is its `default` export: Node's ESM import wraps it once more.
+  return (loaded as unknown as { default?: typeof MsgReader }).default ?? loaded;
+}
 
 interface Message {
   subject?: string;
@@ -86,6 +88,7 @@ function decodeRaw(bytes: Buffer): Buffer | string {
 export async function extractEml(input: ExtractInput): Promise<ExtractResult> {
   throwIfAborted(input.signal);
   const raw = decodeRaw(await readInputFile(input));
+  const PostalMime = (await import('postal-mime')).default;
   const email = await parsing('email', () => PostalMime.parse(raw, { maxNestingDepth: 50, maxHeadersSize: 2 * 1024 * 1024 }));
   throwIfAborted(input.signal);
   const result = await render({
@@ -106,6 +109,8 @@ export async function extractEml(input: ExtractInput): Promise<ExtractResult> {
 export async function extractMsg(input: ExtractInput): Promise<ExtractResult> {
   throwIfAborted(input.signal);
   const bytes = await readInputFile(input);
+  const Reader = await loadReader();
+  const { decompressRTF } = await import('@kenjiuno/decompressrtf');
   const message = await parsing('Outlook message', () => {
     const reader = new Reader(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
     const data = reader.getFileData();

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import WordExtractor from 'word-extractor';
+import type WordExtractor from 'word-extractor';
 import { extractionRefusal, findSoffice, LIBREOFFICE_TYPES } from '../formats';
 import { runProgram } from '../programs';
 import { ExtractionError, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
@@ -27,7 +27,11 @@ import { extractXlsx } from './xlsx';
  *   to install.
  */
 
-const Extractor: typeof WordExtractor = (WordExtractor as unknown as { default?: typeof WordExtractor }).default ?? WordExtractor;
+/** word-extractor, imported on first use (only .doc extractions pay for it). */
+async function loadExtractor(): Promise<typeof WordExtractor> {
+  const loaded = (await import('word-extractor')).default;
+  return (loaded as unknown as { default?: typeof WordExtractor }).default ?? loaded;
+}
 
 function paragraphs(text: string): string[] {
   return text
@@ -40,6 +44,7 @@ function paragraphs(text: string): string[] {
 export async function extractDoc(input: ExtractInput): Promise<ExtractResult> {
   throwIfAborted(input.signal);
   const bytes = await readInputFile(input);
+  const Extractor = await loadExtractor();
   const doc = await parsing('Word 97-2003', () => new Extractor().extract(bytes));
   const body = paragraphs(doc.getBody());
   const boxes = paragraphs(doc.getTextboxes({ includeHeadersAndFooters: false, includeBody: true }));

@@ -7,7 +7,8 @@ import type { PageText } from './types';
 /**
  * Long PDFs are read by several threads at once, each taking a range of pages: pdf.js parses on
  * one thread, so this is how a document uses more than one core. Only available where a thread
- * entry file is registered (the bundled extraction worker registers itself).
+ * entry file is registered (the bundled extraction worker registers the page threads' bundle,
+ * thread-entry.ts).
  */
 let threadEntry: URL | null = null;
 
@@ -42,7 +43,7 @@ const idle: Worker[] = [];
 function acquireThread(): Worker {
   const reused = idle.pop();
   if (reused) return reused;
-  const worker = new Worker(threadEntry!, { workerData: { kind: 'pdf-range-thread' } });
+  const worker = new Worker(threadEntry!);
   worker.unref();
   worker.once('exit', () => {
     const i = idle.indexOf(worker);
