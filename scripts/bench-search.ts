@@ -36,6 +36,7 @@ import { reportQueryPlans } from './bench-search/plans';
 import { reportRecall } from './bench-search/recall';
 import { reportStorage } from './bench-search/storage';
 import { printGoals, printLatencies, printMeanResults } from './bench-search/report';
+import { reportThroughput } from './bench-search/throughput';
 import { startServer } from './bench-search/server';
 import type { SqlContext } from './bench-search/sql-search';
 import { ensureBuild } from './lib/ensure-build.mjs';
@@ -94,6 +95,7 @@ async function main() {
       server = await startServer(dataDir);
       const overHttp = await measureSearches(server, sqlContext, embedder, queries, WARMUP_QUERIES, VARIANTS.filter((v) => v.startsWith('HTTP')));
       await measureCommonWords(server, sqlContext, commonQueries, WARMUP_QUERIES, COMMON_VARIANTS.filter((v) => v.startsWith('HTTP')));
+      await reportThroughput(server, kb.id, queries);
       await server.stop();
       server = undefined;
       handle = await open();
@@ -106,6 +108,7 @@ async function main() {
       server = await startServer(dataDir);
       measured = await measureSearches(server, sqlContext, embedder, queries, WARMUP_QUERIES);
       await measureCommonWords(server, sqlContext, commonQueries, WARMUP_QUERIES);
+      await reportThroughput(server, kb.id, queries);
     }
     printLatencies(measured.timings);
     await reportStorage(sqlContext.db, chunks);
