@@ -212,6 +212,13 @@ describe.runIf(PG)('two replicas on one PostgreSQL database and one bucket', () 
         where r.workflow = 'index-document' and d.id = ${added.body.id} and r.status = 'running' and d.status = 'indexing'`;
       return row;
     });
+    // Mid-write: every replica shows how many chunks are written so far.
+    const midway = await until('chunks being written', async () => {
+      const res = await call(replicas[replicas.length - 1], 'GET', `/v1/knowledge-bases/${kb.body.id}/documents/${added.body.id}`);
+      const progress = res.body.indexing_progress;
+      return progress && progress.chunks_written > 0 && progress.chunks_written < progress.chunk_total ? progress : null;
+    });
+    expect(midway.chunk_total).toBeGreaterThan(1000);
     const second = holderOf(indexingRun.lease_owner);
     await second.stop('SIGKILL');
     replicas = replicas.filter((r) => r !== second);
@@ -230,6 +237,9 @@ describe.runIf(PG)('two replicas on one PostgreSQL database and one bucket', () 
       count(distinct generation)::int as generations from kb_chunks where document_id = ${added.body.id}`;
     expect(doc.chunk_count).toBeGreaterThan(1000);
     expect(chunks).toEqual({ n: doc.chunk_count, ordinals: doc.chunk_count, indexes: doc.chunk_count, generations: 1 });
+    expect(doc.chunk_count).toBe(midway.chunk_total);
+    expect(doc.indexing_progress).toBeUndefined();
+    expect(await sql`select 1 from kb_indexing_progress where document_id = ${added.body.id}`).toHaveLength(0);
     const hit = await call(replicas[0], 'POST', `/v1/knowledge-bases/${kb.body.id}/search`, { query: 'Section 7', top_k: 3 });
     expect(hit.status).toBe(200);
     expect(hit.body.chunks.length).toBeGreaterThan(0);

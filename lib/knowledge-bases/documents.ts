@@ -3,15 +3,16 @@ import { notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
 import { paginate } from '@/lib/db/paginate';
-import { extractions, kbDocuments, knowledgeBases, type DocumentStatus, type KbDocumentRow } from '@/lib/db/schema';
+import { extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type DocumentStatus, type KbDocumentRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { findKnowledgeBase } from './service';
 import { deleteChunks } from './store';
-import { toDocumentListItem, toDocumentView } from './views';
+import { toDocumentListItem, toDocumentView, type IndexingProgress } from './views';
 
 /** The document as the API shows it, with what it waits for. */
 export async function documentView(ctx: ServiceContext, row: KbDocumentRow) {
-  return toDocumentView(row, (await waitingProgress(ctx.db, [row])).get(row.id));
+  const [waiting, writing] = await Promise.all([waitingProgress(ctx.db, [row]), indexingProgress(ctx.db, [row])]);
+  return toDocumentView(row, waiting.get(row.id), writing.get(row.id));
 }
 
 export const DOCUMENT_SORT_COLUMNS = {
@@ -47,8 +48,8 @@ export async function listDocuments(ctx: ServiceContext, kbId: string, input: Li
     },
     (row) => row,
   );
-  const waiting = await waitingProgress(ctx.db, page.items);
-  return { ...page, items: page.items.map((row) => toDocumentListItem(row, waiting.get(row.id))) };
+  const [waiting, writing] = await Promise.all([waitingProgress(ctx.db, page.items), indexingProgress(ctx.db, page.items)]);
+  return { ...page, items: page.items.map((row) => toDocumentListItem(row, waiting.get(row.id), writing.get(row.id))) };
 }
 
 /**
@@ -69,6 +70,14 @@ async function waitingProgress(db: DbOrTx, docs: KbDocumentRow[]): Promise<Map<s
     if (progress !== undefined) out.set(doc.id, progress);
   }
   return out;
+}
+
+/** How many chunks of each indexing document are written so far (recorded on PostgreSQL while they are written). */
+async function indexingProgress(db: DbOrTx, docs: KbDocumentRow[]): Promise<Map<string, IndexingProgress>> {
+  const indexing = docs.filter((d) => d.status === 'indexing').map((d) => d.id);
+  if (indexing.length === 0) return new Map();
+  const rows = await db.select().from(kbIndexingProgress).where(inArray(kbIndexingProgress.documentId, indexing));
+  return new Map(rows.map((r) => [r.documentId, { chunks_written: r.chunksWritten, chunk_total: r.chunkTotal }]));
 }
 
 async function findDocument(db: DbOrTx, kbId: string, documentId: string): Promise<KbDocumentRow> {

@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
+import { getDatabase } from '@/lib/db/client';
 import { isExtractionLayout, type ExtractionLayout } from '@/lib/chunking/layout';
-import { extractionLayouts, extractions, kbDocuments, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { extractionLayouts, extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
@@ -122,6 +123,7 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
     const [kb] = await ctx.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId));
     if (!kb) return { status: 'skipped' };
     const plan = await prepareFor(preparer, kb, await sourceOf(ctx, doc), doc);
+    const progress = await progressReporter(ctx, documentId);
     const outcome = await ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId)).for('update');
       if (!locked) return { status: 'skipped' } as const;
@@ -131,7 +133,7 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
       const target = { kbId: kb.id, documentId, dimensions: kb.embeddingDimensions };
       // A run that stored chunks and then crashed before its result was recorded: start over.
       await deleteChunks(tx, { ...target, generation: plan.generation });
-      await insertChunks(tx, { ...target, generation: plan.generation }, plan.active);
+      await insertChunks(tx, { ...target, generation: plan.generation }, plan.active, progress.report);
       if (plan.pendingGeneration !== null && plan.pending) {
         await deleteChunks(tx, { ...target, generation: plan.pendingGeneration });
         await insertChunks(tx, { ...target, generation: plan.pendingGeneration }, plan.pending);
@@ -156,10 +158,45 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
         ctx.requestId,
       );
       return { status: 'indexed', chunk_count: plan.active.count } as const;
-    });
+    }).finally(() => progress.stop());
     if (outcome) return outcome;
   }
   throw new Error('The knowledge base kept changing its index generation while this document was being indexed');
+}
+
+const PROGRESS_EVERY_MS = 1_000;
+
+/**
+ * Records, about once a second, how many of a document's chunks are written, from outside the
+ * writing transaction (which holds the document's row) so that every process sees it. Only on
+ * PostgreSQL: the embedded database has one connection, busy with that transaction.
+ */
+async function progressReporter(ctx: ServiceContext, documentId: string) {
+  const shared = (await getDatabase()).kind === 'postgres';
+  let last = 0;
+  let writing: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  return {
+    report: (written: number, total: number) => {
+      if (!shared || stopped || written >= total || Date.now() - last < PROGRESS_EVERY_MS) return;
+      last = Date.now();
+      const values = { documentId, chunksWritten: written, chunkTotal: total, updatedAt: new Date() };
+      writing = writing
+        .then(() =>
+          ctx.db
+            .insert(kbIndexingProgress)
+            .values(values)
+            .onConflictDoUpdate({ target: kbIndexingProgress.documentId, set: { chunksWritten: written, chunkTotal: total, updatedAt: values.updatedAt } }),
+        )
+        .catch(() => undefined);
+    },
+    /** No more reports; the record goes (the document is indexed, failed, gone, or starts over). */
+    stop: async () => {
+      stopped = true;
+      await writing;
+      if (shared) await ctx.db.delete(kbIndexingProgress).where(eq(kbIndexingProgress.documentId, documentId)).catch(() => undefined);
+    },
+  };
 }
 
 /** Documents of a knowledge base still to be re-chunked into the pending generation. */

@@ -57,7 +57,12 @@ async function reserveOrdinals(tx: DbOrTx, kbId: string, generation: number, cou
 const MAX_ORDINAL = 2 ** 31 - 1;
 
 /** Inserts a document's chunks in short statements and adds them to the generation's statistics and postings. */
-export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: ChunkSource): Promise<void> {
+export async function insertChunks(
+  tx: DbOrTx,
+  target: ChunkTarget,
+  source: ChunkSource,
+  onProgress?: (written: number, total: number) => void,
+): Promise<void> {
   if (source.count === 0) return;
   const first = await reserveOrdinals(tx, target.kbId, target.generation, source.count);
   const pacer = new StatementPacer(FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
@@ -86,6 +91,7 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
     postings.add(batch, first + index);
     if (postings.full) await postings.flush();
     index += batch.length;
+    onProgress?.(index, source.count);
   }
   await postings.flush();
   await tx.execute(

@@ -47,12 +47,22 @@ function waitingFields(waitingProgress: number | undefined) {
   return waitingProgress === undefined ? {} : { waiting_for: 'extraction' as const, extraction_progress: waitingProgress };
 }
 
+export interface IndexingProgress {
+  chunks_written: number;
+  chunk_total: number;
+}
+
+/** While the chunks of an indexing document are being written: how many so far, of how many. */
+function indexingFields(progress: IndexingProgress | undefined) {
+  return progress ? { indexing_progress: progress } : {};
+}
+
 /** Why a failed document failed; nothing for any other status. */
 function failureFields(row: KbDocumentRow) {
   return row.status === 'failed' ? { error: { code: row.errorCode ?? 'INDEXING_FAILED', message: row.errorMessage ?? '' } } : {};
 }
 
-export function toDocumentView(row: KbDocumentRow, waitingProgress?: number) {
+export function toDocumentView(row: KbDocumentRow, waitingProgress?: number, indexing?: IndexingProgress) {
   return {
     id: row.id,
     kb_id: row.kbId,
@@ -61,6 +71,7 @@ export function toDocumentView(row: KbDocumentRow, waitingProgress?: number) {
     title: row.title,
     status: row.status,
     ...waitingFields(waitingProgress),
+    ...indexingFields(indexing),
     chunk_count: row.chunkCount,
     metadata: row.metadata,
     ...failureFields(row),
@@ -70,13 +81,14 @@ export function toDocumentView(row: KbDocumentRow, waitingProgress?: number) {
   };
 }
 
-export function toDocumentListItem(row: KbDocumentRow, waitingProgress?: number) {
+export function toDocumentListItem(row: KbDocumentRow, waitingProgress?: number, indexing?: IndexingProgress) {
   return {
     id: row.id,
     file_id: row.fileId,
     title: row.title,
     status: row.status,
     ...waitingFields(waitingProgress),
+    ...indexingFields(indexing),
     chunk_count: row.chunkCount,
     ...failureFields(row),
     created_at: row.createdAt.toISOString(),

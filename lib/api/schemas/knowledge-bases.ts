@@ -101,6 +101,11 @@ export const addDocumentBody = z
   })
   .meta({ id: 'AddDocument' });
 
+const indexingProgress = z
+  .object({ chunks_written: z.number().int(), chunk_total: z.number().int() })
+  .optional()
+  .meta({ description: 'While an indexing document\'s chunks are written (PostgreSQL): how many so far, of how many' });
+
 const topK = z
   .number({ error: 'top_k must be an integer' })
   .int('top_k must be an integer')
@@ -259,6 +264,7 @@ export const documentSchema = z
       .optional()
       .meta({ description: 'A pending document whose extraction is still running: it is indexed when that completes' }),
     extraction_progress: z.number().int().min(0).max(100).optional().meta({ description: 'With waiting_for: the extraction\'s progress in percent' }),
+    indexing_progress: indexingProgress,
     chunk_count: z.number().int(),
     metadata: z.record(z.string(), z.unknown()),
     error: z
@@ -293,6 +299,7 @@ export const documentListSchema = listOf(
       status: documentStatus,
       waiting_for: z.literal('extraction').optional(),
       extraction_progress: z.number().int().min(0).max(100).optional(),
+      indexing_progress: indexingProgress,
       chunk_count: z.number().int(),
       error: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'When failed: why, as in the document detail' }),
       created_at: timestamp,

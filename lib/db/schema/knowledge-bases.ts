@@ -161,3 +161,15 @@ export type KnowledgeBaseRow = typeof knowledgeBases.$inferSelect;
 export type KbDocumentRow = typeof kbDocuments.$inferSelect;
 export type KbChunkRow = typeof kbChunks.$inferSelect;
 
+
+/**
+ * How far the writing of a document's chunks has come, while it is indexing. Kept apart from
+ * kb_documents (no foreign key) because the writing transaction holds that row locked; written
+ * from outside it, so other processes see it.
+ */
+export const kbIndexingProgress = pgTable('kb_indexing_progress', {
+  documentId: text('document_id').primaryKey(),
+  chunksWritten: integer('chunks_written').notNull(),
+  chunkTotal: integer('chunk_total').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
