@@ -100,7 +100,8 @@ function acquireAbstractSocket(dataDir: string, holderFile: string): Promise<Dat
   });
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id runs on this machine (one we may not signal counts as running). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

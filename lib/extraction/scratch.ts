@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive } from '@/lib/db/data-dir-lock';
 
 /**
  * Scratch directories of extraction tasks: the source copied from storage (workers need random
@@ -12,15 +13,6 @@ const PREFIX = 'quarry-extract-';
 
 export function makeScratchDir(root = os.tmpdir()): Promise<string> {
   return fsp.mkdtemp(path.join(root, `${PREFIX}${process.pid}-`));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes scratch directories of dead processes, and any older than `maxAgeMs`; returns how many. */
@@ -34,7 +26,7 @@ export async function sweepScratchDirs(maxAgeMs: number, root = os.tmpdir()): Pr
     const owner = Number(/^(\d+)-/.exec(name.slice(PREFIX.length))?.[1]);
     const stat = await fsp.stat(dir).catch(() => null);
     if (!stat?.isDirectory()) continue;
-    const orphaned = Number.isInteger(owner) && owner !== process.pid && !alive(owner);
+    const orphaned = Number.isInteger(owner) && owner !== process.pid && !processAlive(owner);
     if (orphaned || stat.mtimeMs < cutoff) {
       await fsp.rm(dir, { recursive: true, force: true });
       if (!fs.existsSync(dir)) removed++;
