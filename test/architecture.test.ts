@@ -28,6 +28,7 @@ export const LAYERS: string[][] = [
   ['ingestion'],
   ['ops'],
   ['api'],
+  ['mcp'],
 ];
 
 const layerOf = new Map(LAYERS.flatMap((folders, rank) => folders.map((folder) => [folder, rank] as const)));

@@ -36,8 +36,10 @@ export interface Endpoint<
   params?: P;
   query?: Q;
   body?: B;
-  /** A multipart body the handler reads itself (uploads); the schema documents its parts. */
+  /** A body the handler reads itself (uploads, the MCP server); the schema documents it. */
   upload?: z.ZodType;
+  /** The media type of `upload` (default multipart/form-data). */
+  uploadMediaType?: string;
   response: EndpointResponse<R>;
   /** Other documented outcomes than errors (a 503 health report). */
   alternatives?: { status: number; description: string; schema: z.ZodType }[];

@@ -43,7 +43,7 @@ function operation(e: Endpoint): ZodOpenApiOperationObject {
     ...(e.auth === 'public' ? { security: [] } : { description: `Required scope: ${authLabel(e.auth)}.` }),
     ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
     ...(e.body ? { requestBody: jsonContent(e.body) } : {}),
-    ...(e.upload ? { requestBody: { content: { 'multipart/form-data': { schema: e.upload } } } } : {}),
+    ...(e.upload ? { requestBody: { content: { [e.uploadMediaType ?? 'multipart/form-data']: { schema: e.upload } } } } : {}),
     responses: {
       [String(response.status)]: success,
       ...Object.fromEntries((e.alternatives ?? []).map((a) => [String(a.status), { description: a.description, ...jsonContent(a.schema) }])),

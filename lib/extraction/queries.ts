@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
 import { paginate, type Page } from '@/lib/db/paginate';
-import { extractions, type ExtractionMode, type ExtractionStatus } from '@/lib/db/schema';
+import { extractions, files, type ExtractionMode, type ExtractionStatus } from '@/lib/db/schema';
 import { getFileRow } from '@/lib/files/service';
 
 export interface ExtractionListItem {
@@ -43,4 +43,24 @@ export async function listFileExtractions(
       created_at: r.createdAt.toISOString(),
     }),
   );
+}
+
+export interface CompletedExtraction {
+  id: string;
+  file_id: string;
+  filename: string;
+  total_pages: number | null;
+  completed_at: string | null;
+}
+
+/** The most recently completed extractions with their files' names (what an agent can open). */
+export async function recentCompletedExtractions(ctx: ServiceContext, limit: number): Promise<CompletedExtraction[]> {
+  const rows = await ctx.db
+    .select({ id: extractions.id, fileId: extractions.fileId, filename: files.filename, totalPages: extractions.totalPages, completedAt: extractions.completedAt })
+    .from(extractions)
+    .innerJoin(files, eq(files.id, extractions.fileId))
+    .where(eq(extractions.status, 'completed'))
+    .orderBy(desc(extractions.completedAt), desc(extractions.id))
+    .limit(limit);
+  return rows.map((r) => ({ id: r.id, file_id: r.fileId, filename: r.filename, total_pages: r.totalPages, completed_at: r.completedAt?.toISOString() ?? null }));
 }

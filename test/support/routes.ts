@@ -2,6 +2,7 @@ import type { RouteHandler } from '@/lib/api/handler';
 import * as maintenanceRoute from '@/app/admin/maintenance/route';
 import * as healthDetailedRoute from '@/app/health/detailed/route';
 import * as healthRoute from '@/app/health/route';
+import * as mcpRoute from '@/app/mcp/route';
 import * as catchAllRoute from '@/app/v1/[...path]/route';
 import * as apiKeyRoute from '@/app/v1/api-keys/[key_id]/route';
 import * as apiKeysRoute from '@/app/v1/api-keys/route';
@@ -52,6 +53,7 @@ export const ROUTE_FILES: Record<string, RouteModule> = {
   'app/admin/maintenance/route.ts': maintenanceRoute,
   'app/health/detailed/route.ts': healthDetailedRoute,
   'app/health/route.ts': healthRoute,
+  'app/mcp/route.ts': mcpRoute,
   'app/v1/[...path]/route.ts': catchAllRoute,
   'app/v1/api-keys/[key_id]/route.ts': apiKeyRoute,
   'app/v1/api-keys/route.ts': apiKeysRoute,

@@ -3,14 +3,15 @@ import * as apiKeys from './api-keys';
 import * as extractions from './extractions';
 import * as files from './files';
 import * as knowledgeBases from './knowledge-bases';
+import * as mcp from './mcp';
 import * as operations from './operations';
 import * as users from './users';
 import * as webhooks from './webhooks';
 
 /** Every operation of the API, by operationId. */
-export const endpoints = { ...files, ...extractions, ...knowledgeBases, ...webhooks, ...users, ...apiKeys, ...operations };
+export const endpoints = { ...files, ...extractions, ...knowledgeBases, ...webhooks, ...users, ...apiKeys, ...operations, ...mcp };
 
-const GROUPS = [files, extractions, knowledgeBases, webhooks, users, apiKeys, operations].map((group) => Object.values(group) as Endpoint[]);
+const GROUPS = [files, extractions, knowledgeBases, webhooks, users, apiKeys, operations, mcp].map((group) => Object.values(group) as Endpoint[]);
 const METHOD_ORDER = ['GET', 'POST', 'PATCH', 'DELETE'];
 
 /**

@@ -1,0 +1,86 @@
+import { hasScope, type Scope } from '@/lib/auth/scopes';
+import type { ServiceContext } from '@/lib/context';
+import { ApiError } from '@/lib/errors';
+import { recentCompletedExtractions } from '@/lib/extraction/queries';
+import { getExtraction } from '@/lib/extraction/service';
+import { listDocuments } from '@/lib/knowledge-bases/documents';
+import { getKnowledgeBase, listKnowledgeBases } from '@/lib/knowledge-bases/service';
+
+/**
+ * Resources: each knowledge base (`quarry://knowledge-bases/{id}`: what it is and its documents,
+ * as JSON) and each completed extraction (`quarry://extractions/{id}`: its Markdown).
+ */
+const KB_SCOPES: readonly Scope[] = ['kb:read', 'kb:search'];
+const EXTRACTION_SCOPES: readonly Scope[] = ['extractions:read'];
+const LISTED = 100;
+const KB_URI = /^quarry:\/\/knowledge-bases\/([^/?#]+)$/;
+const EXTRACTION_URI = /^quarry:\/\/extractions\/([^/?#]+)$/;
+
+const may = (scopes: readonly string[], needs: readonly Scope[]) => needs.some((s) => hasScope(scopes, s));
+
+export function resourceTemplates(scopes: readonly string[]) {
+  return [
+    ...(may(scopes, KB_SCOPES)
+      ? [{ uriTemplate: 'quarry://knowledge-bases/{kb_id}', name: 'knowledge-base', title: 'Knowledge base', description: 'A knowledge base and its documents (JSON)', mimeType: 'application/json' }]
+      : []),
+    ...(may(scopes, EXTRACTION_SCOPES)
+      ? [{ uriTemplate: 'quarry://extractions/{extraction_id}', name: 'extraction', title: 'Extraction', description: "A completed extraction's Markdown", mimeType: 'text/markdown' }]
+      : []),
+  ];
+}
+
+export async function listResources(ctx: ServiceContext, scopes: readonly string[]) {
+  const out: { uri: string; name: string; title?: string; description?: string; mimeType: string }[] = [];
+  if (may(scopes, KB_SCOPES)) {
+    const page = await listKnowledgeBases(ctx, { limit: LISTED, offset: 0, sort_by: 'name', order: 'asc' });
+    for (const kb of page.items) {
+      out.push({
+        uri: `quarry://knowledge-bases/${kb.id}`,
+        name: kb.name,
+        title: kb.name,
+        description: `${kb.document_count} documents, ${kb.chunk_count} chunks${kb.description ? `: ${kb.description}` : ''}`,
+        mimeType: 'application/json',
+      });
+    }
+  }
+  if (may(scopes, EXTRACTION_SCOPES)) {
+    for (const e of await recentCompletedExtractions(ctx, LISTED)) {
+      out.push({
+        uri: `quarry://extractions/${e.id}`,
+        name: e.filename,
+        title: e.filename,
+        description: `Markdown of ${e.filename}${e.total_pages ? `, ${e.total_pages} pages` : ''}`,
+        mimeType: 'text/markdown',
+      });
+    }
+  }
+  return out;
+}
+
+function refuse(needs: readonly Scope[]): never {
+  throw new ApiError('INSUFFICIENT_SCOPE', `Reading this resource needs the scope ${needs.join(' or ')}, which this API key does not have`, {
+    required_scope: needs[0],
+  });
+}
+
+export async function readResource(ctx: ServiceContext, scopes: readonly string[], uri: string) {
+  const kb = KB_URI.exec(uri);
+  if (kb) {
+    if (!may(scopes, KB_SCOPES)) refuse(KB_SCOPES);
+    const id = decodeURIComponent(kb[1]);
+    const view = await getKnowledgeBase(ctx, id);
+    const documents = await listDocuments(ctx, id, { limit: LISTED, offset: 0, sort_by: 'title', order: 'asc' });
+    const body = { ...view, documents: documents.items, documents_total: documents.total };
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
+  }
+  const extraction = EXTRACTION_URI.exec(uri);
+  if (extraction) {
+    if (!may(scopes, EXTRACTION_SCOPES)) refuse(EXTRACTION_SCOPES);
+    const view = await getExtraction(ctx, decodeURIComponent(extraction[1]));
+    if (!('markdown' in view)) {
+      throw new ApiError('EXTRACTION_NOT_COMPLETED', `Extraction ${view.id} is ${view.status}, not completed`, { extraction_id: view.id, status: view.status });
+    }
+    return { contents: [{ uri, mimeType: 'text/markdown', text: view.markdown }] };
+  }
+  throw new ApiError('NOT_FOUND', `No resource ${uri.slice(0, 200)}: resources are quarry://knowledge-bases/{id} and quarry://extractions/{id}`);
+}
