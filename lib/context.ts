@@ -2,7 +2,10 @@ import type { Principal } from '@/lib/auth/api-keys';
 import type { Db } from '@/lib/db/client';
 import { getStorage, type Storage } from '@/lib/storage';
 
-/** What a domain service needs: the database, storage, and who is asking (for audit fields). */
+/**
+ * What a domain service needs: the database, storage, and who is asking (for audit fields, and for
+ * what it may reach: a key limited to knowledge bases, see lib/auth/reach.ts).
+ */
 export interface ServiceContext {
   db: Db;
   storage: Storage;

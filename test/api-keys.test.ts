@@ -7,10 +7,12 @@ import * as apiKeysRoute from '@/app/v1/api-keys/route';
 import * as eventsRoute from '@/app/v1/events/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
 import * as filesRoute from '@/app/v1/files/route';
+import * as meRoute from '@/app/v1/me/route';
 import { forgetCachedKeys } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/auth/scopes';
 import { apiKeys, idempotencyKeys } from '@/lib/db/schema';
 import { expireKey, useTestApp, type TestResponse } from '@/test/support/app';
+import { createKb } from '@/test/support/knowledge-bases';
 
 const app = useTestApp();
 
@@ -65,7 +67,7 @@ describe('POST /v1/api-keys', () => {
     const res = await createKey({ name: 'ci deploy', scopes: ['files:read', 'extractions:write'] });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['allowed_ips', 'created_at', 'expires_at', 'id', 'key', 'key_prefix', 'name', 'scopes'].sort(),
+      ['allowed_ips', 'created_at', 'expires_at', 'id', 'key', 'key_prefix', 'knowledge_base_ids', 'name', 'scopes'].sort(),
     );
     expect(res.body.key).toMatch(KEY_FORMAT);
     expect(res.body.id).toMatch(/^key_[0-9a-z]{26}$/);
@@ -73,6 +75,7 @@ describe('POST /v1/api-keys', () => {
       name: 'ci deploy',
       scopes: ['files:read', 'extractions:write'],
       allowed_ips: null,
+      knowledge_base_ids: null,
       expires_at: null,
     });
     expect(res.body.key.startsWith(res.body.key_prefix)).toBe(true);
@@ -239,12 +242,13 @@ describe('GET /v1/api-keys', () => {
     expect(res.text).not.toContain(created.body.key.slice('sk_test_'.length));
     const item = res.body.items.find((k: { id: string }) => k.id === created.body.id);
     expect(Object.keys(item).sort()).toEqual(
-      ['allowed_ips', 'created_at', 'expires_at', 'id', 'key_prefix', 'last_used_at', 'name', 'scopes'].sort(),
+      ['allowed_ips', 'created_at', 'expires_at', 'id', 'key_prefix', 'knowledge_base_ids', 'last_used_at', 'name', 'scopes'].sort(),
     );
     expect(item).toMatchObject({
       name: 'listed',
       scopes: ['kb:read'],
       allowed_ips: ['192.0.2.9'],
+      knowledge_base_ids: null,
       last_used_at: null,
       expires_at: null,
       created_at: created.body.created_at,
@@ -415,5 +419,66 @@ describe('key use', () => {
     const all = await createKey({ name: 'granted all', scopes: [...SCOPES] });
     expect(all.status).toBe(201);
     expect(all.body.scopes).toEqual([...SCOPES]);
+  });
+});
+
+describe('keys limited to knowledge bases (knowledge_base_ids)', () => {
+  it('creates one with files, extractions and kb scopes by default, shown in the answer, the list and /v1/me', async () => {
+    const a = await createKb(app, { name: 'limit a' });
+    const b = await createKb(app, { name: 'limit b' });
+    const res = await createKey({ name: 'agent', knowledge_base_ids: [a, b, a] });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ scopes: ['files:*', 'extractions:*', 'kb:*'], knowledge_base_ids: [a, b] });
+    expect((await keyRow(res.body.id)).knowledgeBaseIds).toEqual([a, b]);
+    const listed = (await allListed()).find((k) => k.id === res.body.id) as unknown as { knowledge_base_ids: string[] };
+    expect(listed.knowledge_base_ids).toEqual([a, b]);
+    const me = await app.call(meRoute.GET, { path: '/v1/me', key: res.body.key });
+    expect(me.body).toMatchObject({ kind: 'api_key', knowledge_base_ids: [a, b], scopes: ['files:*', 'extractions:*', 'kb:*'] });
+
+    const narrow = await createKey({ name: 'searcher', scopes: ['kb:search'], knowledge_base_ids: [a] });
+    expect(narrow.body).toMatchObject({ scopes: ['kb:search'], knowledge_base_ids: [a] });
+    // null is the same as leaving it out: every knowledge base.
+    const open = await createKey({ name: 'open', scopes: ['kb:read'], knowledge_base_ids: null });
+    expect(open.body.knowledge_base_ids).toBeNull();
+    const unlimitedMe = await app.call(meRoute.GET, { path: '/v1/me', key: open.body.key });
+    expect(unlimitedMe.body.knowledge_base_ids).toBeNull();
+  });
+
+  it('answers 404 KNOWLEDGE_BASE_NOT_FOUND naming the unknown ids, and creates nothing', async () => {
+    const a = await createKb(app, { name: 'exists' });
+    const missing = ['kb_01jd0000000000000000000000', 'kb_01jd0000000000000000000001'];
+    const countBefore = (await app.db.select().from(apiKeys)).length;
+    const error = expectError(await createKey({ name: 'x', knowledge_base_ids: [a, ...missing] }), 404, 'KNOWLEDGE_BASE_NOT_FOUND');
+    expect(error.details).toMatchObject({ field: 'knowledge_base_ids', ids: missing });
+    expect((await app.db.select().from(apiKeys)).length).toBe(countBefore);
+  });
+
+  it('rejects ids that are not knowledge base ids, an empty list, more than 100, and scopes beyond knowledge bases with 400', async () => {
+    const a = await createKb(app, { name: 'valid' });
+    const countBefore = (await app.db.select().from(apiKeys)).length;
+    for (const [knowledge_base_ids, field] of [
+      [['file_01jd0000000000000000000000'], 'knowledge_base_ids.0'],
+      [['kb_'], 'knowledge_base_ids.0'],
+      [[], 'knowledge_base_ids'],
+      [Array.from({ length: 101 }, () => a), 'knowledge_base_ids'],
+      ['kb_x', 'knowledge_base_ids'],
+    ] as const) {
+      const error = expectError(await createKey({ name: 'x', knowledge_base_ids }), 400, 'INVALID_REQUEST');
+      expect(error.details.field, JSON.stringify(knowledge_base_ids).slice(0, 40)).toBe(field);
+    }
+    for (const scopes of [['*'], ['webhooks:*'], ['kb:read', 'api-keys:*']]) {
+      const error = expectError(await createKey({ name: 'x', scopes, knowledge_base_ids: [a] }), 400, 'INVALID_REQUEST');
+      expect(error.details.field).toBe('scopes');
+      expect(error.details.scopes).toEqual(scopes.filter((s) => s !== 'kb:read'));
+    }
+    expect((await app.db.select().from(apiKeys)).length).toBe(countBefore);
+  });
+
+  it('documents the field in the OpenAPI schemas of the request and of both answers', async () => {
+    const { openApiDocument } = await import('@/lib/api/openapi');
+    const schemas = (openApiDocument() as unknown as { components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> } }).components.schemas;
+    for (const name of ['CreateApiKey', 'CreatedApiKey', 'ApiKey', 'Me']) {
+      expect(schemas[name].properties.knowledge_base_ids?.description, name).toMatch(/knowledge bases/);
+    }
   });
 });

@@ -2,16 +2,22 @@ import { and, eq } from 'drizzle-orm';
 import { encode } from 'next-auth/jwt';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as maintenanceRoute from '@/app/admin/maintenance/route';
+import * as apiKeyRoute from '@/app/v1/api-keys/[key_id]/route';
 import * as apiKeysRoute from '@/app/v1/api-keys/route';
+import * as eventsRoute from '@/app/v1/events/route';
+import * as kbsRoute from '@/app/v1/knowledge-bases/route';
+import * as meRoute from '@/app/v1/me/route';
 import * as setupRoute from '@/app/v1/setup/route';
 import * as userRoute from '@/app/v1/users/[user_id]/route';
 import * as usersRoute from '@/app/v1/users/route';
 import * as webhookRoute from '@/app/v1/webhooks/[webhook_id]/route';
 import * as webhooksRoute from '@/app/v1/webhooks/route';
+import { forgetCachedKeys } from '@/lib/auth/api-keys';
 import { SCOPES } from '@/lib/auth/scopes';
 import { authSecret } from '@/lib/users/session';
-import { events } from '@/lib/db/schema';
+import { apiKeys, events } from '@/lib/db/schema';
 import { useTestApp } from '@/test/support/app';
+import { createKb } from '@/test/support/knowledge-bases';
 import { createUser, updateUser, verifyCredentials } from '@/lib/users/service';
 import { setWebhookLookup } from '@/lib/webhooks/delivery';
 
@@ -78,6 +84,60 @@ describe('API keys never mint wider keys', () => {
     expect((await keyCreatedBy(temporary.key, { expires_in_days: 1 })).status).toBe(201);
     const longer = await keyCreatedBy(temporary.key, { expires_in_days: 3 });
     expect([longer.status, longer.body.error.code, longer.body.error.details.field]).toEqual([403, 'INSUFFICIENT_SCOPE', 'expires_in_days']);
+  });
+});
+
+describe('keys limited to knowledge bases never widen themselves', () => {
+  it('create no keys at all, not even narrower ones, and neither list nor revoke keys', async () => {
+    const a = await createKb(app, { name: 'a' });
+    const b = await createKb(app, { name: 'b' });
+    const limited = await app.createKey({ knowledgeBaseIds: [a] });
+    const bystander = await app.createKey({ scopes: ['*'] });
+    for (const body of [{}, { knowledge_base_ids: [a] }, { knowledge_base_ids: [a], scopes: ['kb:search'] }, { knowledge_base_ids: [a, b] }, { scopes: ['kb:read'] }]) {
+      const res = await keyCreatedBy(limited.key, body);
+      expect([res.status, res.body.error.code], JSON.stringify(body)).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    }
+    const list = await app.call(apiKeysRoute.GET, { path: '/v1/api-keys', key: limited.key });
+    const revoke = await app.call(apiKeyRoute.DELETE, { method: 'DELETE', path: `/v1/api-keys/${bystander.id}`, params: { key_id: bystander.id }, key: limited.key });
+    for (const res of [list, revoke]) expect([res.status, res.body.error.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    expect((await app.call(meRoute.GET, { path: '/v1/me', key: bystander.key })).status).toBe(200);
+  });
+
+  it('an administrator cannot mint a limited key holding more than files, extractions and kb', async () => {
+    const a = await createKb(app, { name: 'admin-made' });
+    for (const scopes of [['*'], ['api-keys:*'], ['webhooks:*']]) {
+      const res = await keyCreatedBy(app.adminKey, { scopes, knowledge_base_ids: [a] });
+      expect([res.status, res.body.error.code, res.body.error.details.field], scopes[0]).toEqual([400, 'INVALID_REQUEST', 'scopes']);
+    }
+  });
+
+  it('holds a limited key written with "*" by hand to files, extractions and kb: no keys, webhooks, events or users', async () => {
+    const a = await createKb(app, { name: 'hand-written' });
+    const { id, key } = await app.createKey({ knowledgeBaseIds: [a] });
+    await app.db.update(apiKeys).set({ scopes: ['*'] }).where(eq(apiKeys.id, id));
+    forgetCachedKeys();
+    const me = await app.call(meRoute.GET, { path: '/v1/me', key });
+    expect(me.body).toMatchObject({ scopes: ['files:*', 'extractions:*', 'kb:*'], knowledge_base_ids: [a] });
+    const attempts = [
+      await keyCreatedBy(key, { knowledge_base_ids: [a] }),
+      await app.call(webhooksRoute.POST, { method: 'POST', path: '/v1/webhooks', key, body: { url: 'https://hooks.example.com/x', events: ['*'], secret: SECRET } }),
+      await app.call(eventsRoute.GET, { path: '/v1/events', key }),
+      await app.call(usersRoute.GET, { path: '/v1/users', key }),
+      await app.call(maintenanceRoute.POST, { method: 'POST', path: '/admin/maintenance', key, body: { enabled: true } }),
+      await app.call(kbsRoute.POST, { method: 'POST', path: '/v1/knowledge-bases', key, body: { name: 'more' } }),
+    ];
+    for (const res of attempts) expect([res.status, res.body.error.code], res.text).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    expect(attempts[1].body.error.message).toContain('limited to knowledge bases');
+  });
+
+  it('console sessions are not limited: a member sees every knowledge base', async () => {
+    const a = await createKb(app, { name: 'seen by members' });
+    const member = (await app.call(usersRoute.POST, { method: 'POST', path: '/v1/users', body: { email: 'kb-member@example.com', password: PASSWORD } })).body.id;
+    const res = await app.call(kbsRoute.GET, { path: '/v1/knowledge-bases?limit=100', ...(await sessionOf(member)) });
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((k: { id: string }) => k.id)).toContain(a);
+    const me = await app.call(meRoute.GET, { path: '/v1/me', ...(await sessionOf(member)) });
+    expect(me.body.knowledge_base_ids).toBeNull();
   });
 });
 

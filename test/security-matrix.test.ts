@@ -212,6 +212,18 @@ const PROTECTED: ProtectedRoute[] = [
     allowed: { status: 200 },
   },
   {
+    name: 'POST /mcp',
+    file: 'app/mcp/route.ts',
+    method: 'POST',
+    requirement: ANY_KEY,
+    request: () => ({
+      path: '/mcp',
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    }),
+    allowed: { status: 200 },
+  },
+  {
     name: 'GET /admin/maintenance',
     file: 'app/admin/maintenance/route.ts',
     method: 'GET',

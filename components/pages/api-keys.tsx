@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { CheckboxGroup, CopyButton, QueryError, isForbidden, retryUnlessRefused, type Choice } from '../admin';
 import { ApiClientError, api, errorMessage, type Page } from '../api';
 import type { ApiKey, CreatedApiKey } from '../api-types';
+import { BEYOND_KNOWLEDGE_BASES, KnowledgeBaseLimitCell, KnowledgeBaseLimitField, useAllKnowledgeBases } from '../api-keys/knowledge-base-limit';
 import { useFieldErrors } from '../hooks';
 import { Badge, Button, Card, ConfirmButton, Dialog, EmptyState, Field, FormError, Input, Loading, PageHeader, Pagination, RelativeTime, Table, Textarea, type Column } from '../ui';
 
@@ -98,6 +99,7 @@ function parseIps(text: string): string[] {
 
 const checkName = (name: string) => (name.trim() ? undefined : 'Give the key a name, for example the program that will use it.');
 const checkScopes = (scopes: string[]) => (scopes.length === 0 ? 'Choose at least one permission.' : undefined);
+const checkKbs = (limited: boolean, ids: string[]) => (limited && ids.length === 0 ? 'Choose at least one knowledge base, or let the key use all of them.' : undefined);
 const checkDays = (days: string) => {
   const count = days.trim() ? Number(days) : undefined;
   return count !== undefined && (!Number.isInteger(count) || count < 1 || count > 3650) ? 'Enter a whole number of days from 1 to 3650, or leave it empty.' : undefined;
@@ -109,13 +111,15 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   const [scopes, setScopes] = useState<string[]>([]);
   const [days, setDays] = useState('');
   const [ips, setIps] = useState('');
-  const [errors, setErrors, recheck] = useFieldErrors<{ name?: string; scopes?: string; days?: string; ips?: string; form?: string }>();
+  const [limited, setLimited] = useState(false);
+  const [kbIds, setKbIds] = useState<string[]>([]);
+  const [errors, setErrors, recheck] = useFieldErrors<{ name?: string; scopes?: string; days?: string; ips?: string; kbs?: string; form?: string }>();
   const create = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<CreatedApiKey>('/v1/api-keys', { method: 'POST', json: body }),
   });
 
   /** A field's message is checked again as the field changes, so it goes as soon as the field is right. */
-  function edited<V>(set: (value: V) => void, field: 'name' | 'scopes' | 'days' | 'ips', check: (value: V) => string | undefined) {
+  function edited<V>(set: (value: V) => void, field: 'name' | 'scopes' | 'days' | 'ips' | 'kbs', check: (value: V) => string | undefined) {
     return (value: V) => {
       set(value);
       recheck(field, check(value));
@@ -126,11 +130,18 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
   const changeDays = edited(setDays, 'days', checkDays);
   // Only the server checks the addresses: its message goes once they are changed, until the next try.
   const changeIps = edited(setIps, 'ips', () => undefined);
+  const changeKbIds = edited(setKbIds, 'kbs', (ids: string[]) => checkKbs(true, ids));
+  // A key limited to knowledge bases cannot hold "Everything", webhooks or administration.
+  const changeLimited = (next: boolean) => {
+    setLimited(next);
+    recheck('kbs', undefined);
+    if (next) changeScopes(scopes.filter((s) => !BEYOND_KNOWLEDGE_BASES.includes(s)));
+  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const next: typeof errors = {};
-    for (const [field, message] of [['name', checkName(name)], ['scopes', checkScopes(scopes)], ['days', checkDays(days)]] as const) if (message) next[field] = message;
+    for (const [field, message] of [['name', checkName(name)], ['scopes', checkScopes(scopes)], ['days', checkDays(days)], ['kbs', checkKbs(limited, kbIds)]] as const) if (message) next[field] = message;
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     const dayCount = days.trim() ? Number(days) : undefined;
@@ -142,6 +153,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
         scopes: scopes.filter((s) => !covered.includes(s)),
         ...(dayCount !== undefined ? { expires_in_days: dayCount } : {}),
         ...(allowed.length > 0 ? { allowed_ips: allowed } : {}),
+        ...(limited ? { knowledge_base_ids: kbIds } : {}),
       });
       queryClient.invalidateQueries({ queryKey: ['api-keys'] });
       toast.success(`API key "${key.name}" created`);
@@ -152,6 +164,7 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
       else if (field.startsWith('scopes')) setErrors({ scopes: errorMessage(err) });
       else if (field === 'expires_in_days') setErrors({ days: errorMessage(err) });
       else if (field === 'name') setErrors({ name: errorMessage(err) });
+      else if (field === 'knowledge_base_ids') setErrors({ kbs: errorMessage(err) });
       else setErrors({ form: errorMessage(err) });
     }
   }
@@ -161,10 +174,15 @@ function CreateKeyForm({ onCreated, onCancel }: { onCreated: (key: CreatedApiKey
       <Field label="Name" hint="Something that tells you where the key is used, such as “Invoice importer”." error={errors.name}>
         {({ id, describedBy }) => <Input id={id} aria-describedby={describedBy} aria-invalid={errors.name ? true : undefined} maxLength={200} value={name} onChange={(e) => changeName(e.target.value)} />}
       </Field>
+      <KnowledgeBaseLimitField limited={limited} onLimitedChange={changeLimited} selected={kbIds} onSelectedChange={changeKbIds} error={errors.kbs} />
       <CheckboxGroup
         legend="Permissions"
-        hint="What a program holding this key may do. Broader choices include the narrower ones below them."
-        choices={SCOPE_CHOICES}
+        hint={
+          limited
+            ? 'What a program holding this key may do in its knowledge bases. Broader choices include the narrower ones below them.'
+            : 'What a program holding this key may do. Broader choices include the narrower ones below them.'
+        }
+        choices={limited ? SCOPE_CHOICES.filter((c) => !BEYOND_KNOWLEDGE_BASES.includes(c.value)) : SCOPE_CHOICES}
         selected={scopes}
         covered={coveredScopes(scopes)}
         onChange={changeScopes}
@@ -241,6 +259,9 @@ function NewKeyDialog({ created, onClose }: { created: CreatedApiKey | null; onC
 /** The keys of one page of the list, with when each was last used and a way to revoke it. */
 function KeyTable({ keys }: { keys: ApiKey[] }) {
   const queryClient = useQueryClient();
+  // Names for the keys limited to knowledge bases (ids stand in for any not found).
+  const kbs = useAllKnowledgeBases(keys.some((k) => k.knowledge_base_ids !== null && k.knowledge_base_ids.length > 0));
+  const kbNames = new Map((kbs.data ?? []).map((kb) => [kb.id, kb.name]));
   const now = Date.now();
   const columns: Column<ApiKey>[] = [
     {
@@ -266,6 +287,7 @@ function KeyTable({ keys }: { keys: ApiKey[] }) {
         </ul>
       ),
     },
+    { header: 'Knowledge bases', className: 'break-words', cell: (k) => <KnowledgeBaseLimitCell ids={k.knowledge_base_ids} names={kbNames} /> },
     { header: 'Last used', className: 'whitespace-nowrap', cell: (k) => <RelativeTime iso={k.last_used_at} /> },
     {
       header: 'Expires',
@@ -300,5 +322,5 @@ function KeyTable({ keys }: { keys: ApiKey[] }) {
       ),
     },
   ];
-  return <Table label="API keys" caption="API keys" className="sm:min-w-[44rem]" cardsOnPhones columns={columns} rows={keys} rowKey={(k) => k.id} />;
+  return <Table label="API keys" caption="API keys" className="sm:min-w-[52rem]" cardsOnPhones columns={columns} rows={keys} rowKey={(k) => k.id} />;
 }

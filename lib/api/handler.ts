@@ -189,9 +189,11 @@ async function readJsonBody(request: Request): Promise<unknown> {
 
 function authorize(principal: Principal, rule: AuthRule): void {
   if (rule === 'public' || rule === 'authenticated') return;
+  // A key limited to knowledge bases holds only files, extractions and kb scopes (see lib/auth/reach.ts).
+  const limited = principal.knowledgeBaseIds ? ' (it is limited to knowledge bases)' : '';
   if (rule === 'admin') {
     if (!isAdministrator(principal.scopes)) {
-      throw new ApiError('INSUFFICIENT_SCOPE', 'This endpoint needs an administrator key (scope "*" or "api-keys:*")', {
+      throw new ApiError('INSUFFICIENT_SCOPE', `This endpoint needs an administrator key (scope "*" or "api-keys:*")${limited}`, {
         required_scope: 'api-keys:*',
       });
     }
@@ -200,7 +202,7 @@ function authorize(principal: Principal, rule: AuthRule): void {
   const anyOf: readonly string[] = typeof rule === 'string' ? [rule] : rule;
   if (!anyOf.some((scope) => hasScope(principal.scopes, scope))) {
     const wanted = anyOf.length === 1 && anyOf[0] === '*' ? '"*" (all permissions)' : anyOf.join(' or ');
-    throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${wanted}`, {
+    throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${wanted}${limited}`, {
       required_scope: anyOf[0],
       ...(anyOf.length > 1 ? { accepted_scopes: anyOf } : {}),
     });

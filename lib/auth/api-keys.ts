@@ -6,7 +6,9 @@ import { paginate, type Page } from '@/lib/db/paginate';
 import { apiKeys, settings, type ApiKeyRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
 import { rangeCovered } from './ip';
-import { isAdministrator, ungrantableScopes } from './scopes';
+import type { Principal } from './principal';
+import { checkKnowledgeBasesExist, newKeyScopes, refuseLimitedKey } from './reach';
+import { isAdministrator, scopesWithinKnowledgeBases, ungrantableScopes } from './scopes';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 /** 32 base-62 characters: about 190 bits of randomness. */
@@ -14,15 +16,7 @@ const SECRET_LENGTH = 32;
 const PREFIX_LENGTH = 12;
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** The identity behind a request. */
-export interface Principal {
-  keyId: string;
-  name: string;
-  scopes: string[];
-  allowedIps: string[] | null;
-  /** When the credential stops working (null or absent: never). */
-  expiresAt?: Date | null;
-}
+export type { Principal } from './principal';
 
 /** The id under which the QUARRY_ADMIN_KEY principal is rate-limited and audited. */
 export const ENV_ADMIN_KEY_ID = 'key_environment_admin';
@@ -49,6 +43,7 @@ export interface ApiKeyView {
   key_prefix: string;
   scopes: string[];
   allowed_ips: string[] | null;
+  knowledge_base_ids: string[] | null;
   last_used_at: string | null;
   expires_at: string | null;
   created_at: string;
@@ -61,6 +56,7 @@ export function toApiKeyView(row: ApiKeyRow): ApiKeyView {
     key_prefix: row.keyPrefix,
     scopes: row.scopes,
     allowed_ips: row.allowedIps,
+    knowledge_base_ids: row.knowledgeBaseIds,
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     expires_at: row.expiresAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
@@ -129,7 +125,16 @@ export async function authenticate(
       );
     row.lastUsedAt = now;
   }
-  return { keyId: row.id, name: row.name, scopes: row.scopes, allowedIps: row.allowedIps, expiresAt: row.expiresAt };
+  const limited = row.knowledgeBaseIds;
+  return {
+    keyId: row.id,
+    name: row.name,
+    // A limited key never acts beyond files, extractions and knowledge bases, whatever its row says.
+    scopes: limited ? scopesWithinKnowledgeBases(row.scopes) : row.scopes,
+    allowedIps: row.allowedIps,
+    expiresAt: row.expiresAt,
+    knowledgeBaseIds: limited,
+  };
 }
 
 export interface CreateApiKeyInput {
@@ -137,6 +142,8 @@ export interface CreateApiKeyInput {
   scopes?: string[];
   expires_in_days?: number;
   allowed_ips?: string[];
+  /** Limit the key to these knowledge bases (null or absent: all of them). */
+  knowledge_base_ids?: string[] | null;
 }
 
 export interface CreatedApiKey {
@@ -146,6 +153,7 @@ export interface CreatedApiKey {
   key_prefix: string;
   scopes: string[];
   allowed_ips: string[] | null;
+  knowledge_base_ids: string[] | null;
   expires_at: string | null;
   created_at: string;
 }
@@ -192,12 +200,15 @@ export async function createApiKey(
   keyEnv: 'live' | 'test',
   now = new Date(),
 ): Promise<CreatedApiKey> {
+  // A key limited to knowledge bases creates no keys: it cannot widen itself through one.
+  refuseLimitedKey(creator, 'create API keys', { required_scope: 'api-keys:*' });
   if (!isAdministrator(creator.scopes)) {
     throw new ApiError('INSUFFICIENT_SCOPE', 'Creating API keys needs an administrator key (scope "*" or "api-keys:*")', {
       required_scope: 'api-keys:*',
     });
   }
-  const scopes = [...new Set(input.scopes ?? ['*'])];
+  const knowledgeBaseIds = input.knowledge_base_ids ? [...new Set(input.knowledge_base_ids)] : null;
+  const scopes = newKeyScopes(input.scopes, knowledgeBaseIds);
   const missing = ungrantableScopes(creator.scopes, scopes);
   if (missing.length > 0) {
     throw new ApiError(
@@ -207,6 +218,8 @@ export async function createApiKey(
     );
   }
   const { allowedIps, expiresAt } = narrowerThanCreator(creator, input, now);
+  // A knowledge base deleted after this check leaves an id that reaches nothing (ids are never reused).
+  if (knowledgeBaseIds) await checkKnowledgeBasesExist(db, knowledgeBaseIds);
   const key = generateApiKey(keyEnv);
   const [row] = await db
     .insert(apiKeys)
@@ -217,6 +230,7 @@ export async function createApiKey(
       keyPrefix: key.slice(0, PREFIX_LENGTH),
       scopes,
       allowedIps,
+      knowledgeBaseIds,
       expiresAt,
       createdByKey: creator.keyId,
       createdAt: now,
@@ -230,6 +244,7 @@ export async function createApiKey(
     key_prefix: view.key_prefix,
     scopes: view.scopes,
     allowed_ips: view.allowed_ips,
+    knowledge_base_ids: view.knowledge_base_ids,
     expires_at: view.expires_at,
     created_at: view.created_at,
   };

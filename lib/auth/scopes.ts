@@ -44,6 +44,24 @@ export function isAdministrator(held: readonly string[]): boolean {
   return held.includes('*') || held.includes('api-keys:*');
 }
 
+/**
+ * What a key limited to knowledge bases may hold: the file, extraction and knowledge-base scopes.
+ * Webhooks and the event log see every knowledge base, and administration reaches everything.
+ */
+export const KNOWLEDGE_BASE_KEY_SCOPES = ['files:*', 'extractions:*', 'kb:*'] as const satisfies readonly Scope[];
+
+/** The scopes of `held` a key limited to knowledge bases may not hold (`*`, `api-keys:*`, `webhooks:*`). */
+export function scopesBeyondKnowledgeBases(held: readonly string[]): string[] {
+  return held.filter((s) => !KNOWLEDGE_BASE_KEY_SCOPES.some((area) => hasScope([area], s)));
+}
+
+/** `held` cut down to what a key limited to knowledge bases may use (`*` becomes the three areas). */
+export function scopesWithinKnowledgeBases(held: readonly string[]): string[] {
+  if (held.includes('*')) return [...KNOWLEDGE_BASE_KEY_SCOPES];
+  const beyond = scopesBeyondKnowledgeBases(held);
+  return held.filter((s) => !beyond.includes(s));
+}
+
 /** The requested scopes the holder may not hand out, because it does not hold them itself. */
 export function ungrantableScopes(held: readonly string[], requested: readonly string[]): string[] {
   return requested.filter((s) => !hasScope(held, s));

@@ -1,4 +1,5 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import { filesInReach } from '@/lib/auth/reach';
 import type { ServiceContext } from '@/lib/context';
 import { paginate, type Page } from '@/lib/db/paginate';
 import { extractions, files, type ExtractionMode, type ExtractionStatus } from '@/lib/db/schema';
@@ -59,7 +60,8 @@ export async function recentCompletedExtractions(ctx: ServiceContext, limit: num
     .select({ id: extractions.id, fileId: extractions.fileId, filename: files.filename, totalPages: extractions.totalPages, completedAt: extractions.completedAt })
     .from(extractions)
     .innerJoin(files, eq(files.id, extractions.fileId))
-    .where(eq(extractions.status, 'completed'))
+    // A key limited to knowledge bases sees only extractions of its documents' files.
+    .where(and(eq(extractions.status, 'completed'), filesInReach(ctx.principal, extractions.fileId)))
     .orderBy(desc(extractions.completedAt), desc(extractions.id))
     .limit(limit);
   return rows.map((r) => ({ id: r.id, file_id: r.fileId, filename: r.filename, total_pages: r.totalPages, completed_at: r.completedAt?.toISOString() ?? null }));

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { filesInReach } from '@/lib/auth/reach';
 import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
@@ -74,10 +75,15 @@ export async function createExtraction(ctx: ServiceContext, input: CreateExtract
   return { id: row.id, file_id: row.fileId, status: 'pending', mode: row.mode, created_at: row.createdAt.toISOString() };
 }
 
+/** The extraction `id` as the caller may see it: for a limited key, only extractions of files it can reach (else 404). */
 async function findExtraction(ctx: ServiceContext, id: string): Promise<ExtractionRow> {
-  const [row] = await ctx.db.select().from(extractions).where(eq(extractions.id, id)).limit(1);
+  const [row] = await ctx.db.select().from(extractions).where(inReach(ctx, id)).limit(1);
   if (!row) throw notFound('EXTRACTION_NOT_FOUND', 'Extraction', id);
   return row;
+}
+
+function inReach(ctx: ServiceContext, id: string) {
+  return and(eq(extractions.id, id), filesInReach(ctx.principal, extractions.fileId));
 }
 
 export async function getExtraction(ctx: ServiceContext, id: string): Promise<ExtractionView> {
@@ -89,7 +95,7 @@ export async function getExtraction(ctx: ServiceContext, id: string): Promise<Ex
  * extractions made before positions were kept) answer an empty page list.
  */
 export async function getExtractionLayout(ctx: ServiceContext, id: string): Promise<ExtractionLayoutView> {
-  const [row] = await ctx.db.select({ status: extractions.status }).from(extractions).where(eq(extractions.id, id)).limit(1);
+  const [row] = await ctx.db.select({ status: extractions.status }).from(extractions).where(inReach(ctx, id)).limit(1);
   if (!row) throw notFound('EXTRACTION_NOT_FOUND', 'Extraction', id);
   if (row.status !== 'completed') {
     throw new ApiError('EXTRACTION_NOT_COMPLETED', `Extraction ${id} is ${row.status}; its layout is available once it has completed`, {

@@ -1,4 +1,5 @@
 import { and, arrayContains, asc, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { filesInReach, refuseLimitedKey } from '@/lib/auth/reach';
 import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
@@ -75,13 +76,24 @@ export async function insertFile(tx: DbOrTx, ctx: ServiceContext, upload: Receiv
   return inserted;
 }
 
-/** The oldest stored file with this content, if any (uploads with dedupe=true return it). */
+/** The oldest stored file with this content the caller can reach, if any (uploads with dedupe=true return it). */
 export async function findFileBySha256(ctx: ServiceContext, sha256: string): Promise<FileRow | undefined> {
-  const [row] = await ctx.db.select().from(files).where(eq(files.sha256, sha256)).orderBy(asc(files.createdAt), asc(files.id)).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(files)
+    .where(and(eq(files.sha256, sha256), filesInReach(ctx.principal, files.id)))
+    .orderBy(asc(files.createdAt), asc(files.id))
+    .limit(1);
   return row;
 }
 
 export async function createFile(ctx: ServiceContext, upload: ReceivedUpload): Promise<FileView> {
+  try {
+    refuseLimitedKey(ctx.principal, 'store a file outside its knowledge bases');
+  } catch (err) {
+    await upload.staged.discard();
+    throw err;
+  }
   const id = newId('file');
   await upload.staged.commit(id);
   try {
@@ -108,6 +120,8 @@ export interface ListFilesInput {
 
 export async function listFiles(ctx: ServiceContext, input: ListFilesInput): Promise<Page<FileListItem & { latest_extraction: LatestExtraction | null }>> {
   const filters: SQL[] = [];
+  const reach = filesInReach(ctx.principal, files.id);
+  if (reach) filters.push(reach);
   const tags = parseTagsField(input.tags);
   if (tags.length > 0) filters.push(arrayContains(files.tags, tags));
   if (input.content_type) filters.push(eq(files.contentType, input.content_type.trim().toLowerCase()));
@@ -166,8 +180,12 @@ export function checkFileIdShape(value: string): void {
   }
 }
 
+/**
+ * The file `id` as the caller may see it: every request path reads files through here, so a file
+ * that is no document of a limited key's knowledge bases answers 404 as if it did not exist.
+ */
 export async function getFileRow(ctx: ServiceContext, id: string): Promise<FileRow> {
-  const [row] = await ctx.db.select().from(files).where(eq(files.id, id)).limit(1);
+  const [row] = await ctx.db.select().from(files).where(and(eq(files.id, id), filesInReach(ctx.principal, files.id))).limit(1);
   if (!row) throw notFound('FILE_NOT_FOUND', 'File', id);
   return row;
 }

@@ -28,7 +28,7 @@ async function eachItem<I extends { file_id: string }, K extends string, T>(item
 /** POST /v1/knowledge-bases/{kb_id}/documents/batch: up to 100 files, each added as by the single call. */
 export async function addDocumentsBatch(ctx: ServiceContext, kbId: string, body: { items: Omit<AddDocumentRequest, 'extract'>[]; extract?: ExtractRequest }) {
   // An unknown knowledge base fails the whole request, not each item.
-  await findKnowledgeBase(ctx.db, kbId);
+  await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   return eachItem(body.items, 'document', (item) => addDocumentToKnowledgeBase(ctx, kbId, { ...item, extract: body.extract }));
 }
 

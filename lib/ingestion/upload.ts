@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
+import { refuseLimitedKey } from '@/lib/auth/reach';
 import { requireScope } from '@/lib/auth/scopes';
 import type { ServiceContext } from '@/lib/context';
 import { extractions, type ExtractionRow, type FileRow, type KbDocumentRow } from '@/lib/db/schema';
@@ -56,9 +57,11 @@ export async function ingestUpload(ctx: ServiceContext, upload: ReceivedUpload, 
   const extract = options.extract ?? (kbId ? DEFAULT_EXTRACT : undefined);
   let existing: FileRow | undefined;
   try {
+    // A key limited to knowledge bases stores files only as documents of them: it could not reach a file stored apart.
+    if (!kbId) refuseLimitedKey(ctx.principal, 'upload a file outside its knowledge bases; send knowledge_base_id', { field: 'knowledge_base_id' });
     if (kbId) requireScope(ctx.principal?.scopes, 'kb:write', 'adding the file to a knowledge base ("knowledge_base_id")');
     if (extract) requireScope(ctx.principal?.scopes, 'extractions:write', 'starting an extraction ("extract" or "knowledge_base_id")');
-    if (kbId) await findKnowledgeBase(ctx.db, kbId);
+    if (kbId) await findKnowledgeBase(ctx.db, ctx.principal, kbId);
     if (extract) checkExtractable({ contentType: upload.type.mime_type }, extract);
     existing = options.dedupe ? await findFileBySha256(ctx, upload.sha256) : undefined;
   } catch (err) {

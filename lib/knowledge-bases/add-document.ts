@@ -120,7 +120,7 @@ export async function insertDocument(
   startExtraction?: ExtractionStarter,
 ): Promise<KbDocumentRow> {
   // The knowledge base may have been deleted since it was looked up: lock it while adding.
-  await findKnowledgeBase(tx, kbId, { forUpdate: true });
+  await findKnowledgeBase(tx, ctx.principal, kbId, { forUpdate: true });
   const existing = await sameContentDocument(tx, kbId, file);
   if (existing) throw documentExists(file.id, kbId, existing);
   const chosen = await chooseExtraction(tx, file.id, input.extraction_id, startExtraction);
@@ -177,7 +177,7 @@ export function createdDocumentView(row: KbDocumentRow) {
  * Content already in the knowledge base (the same SHA-256, whatever the file) is 409 DOCUMENT_EXISTS.
  */
 export async function addDocument(ctx: ServiceContext, kbId: string, input: AddDocumentInput, startExtraction?: ExtractionStarter) {
-  await findKnowledgeBase(ctx.db, kbId);
+  await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   checkFileIdShape(input.file_id);
   const file = await getFileRow(ctx, input.file_id);
   let row: KbDocumentRow;
@@ -202,7 +202,7 @@ export async function requeueDocument(
   opts: { onlyFailed: boolean; extractionId?: string },
   startExtraction?: ExtractionStarter,
 ): Promise<KbDocumentRow> {
-  await findKnowledgeBase(ctx.db, kbId);
+  await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   const row = await ctx.db.transaction(async (tx) => {
     const [doc] = await tx
       .select()
@@ -232,7 +232,7 @@ export async function requeueDocument(
 
 /** The failed documents of a knowledge base, oldest first (at most `limit`). */
 export async function failedDocuments(ctx: ServiceContext, kbId: string, limit: number): Promise<KbDocumentRow[]> {
-  await findKnowledgeBase(ctx.db, kbId);
+  await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   return ctx.db
     .select()
     .from(kbDocuments)

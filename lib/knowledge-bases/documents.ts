@@ -32,7 +32,7 @@ export interface ListDocumentsInput {
 }
 
 export async function listDocuments(ctx: ServiceContext, kbId: string, input: ListDocumentsInput) {
-  await findKnowledgeBase(ctx.db, kbId);
+  await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   const filters: SQL[] = [eq(kbDocuments.kbId, kbId)];
   if (input.status) filters.push(eq(kbDocuments.status, input.status));
   if (input.file_id) filters.push(eq(kbDocuments.fileId, input.file_id));
@@ -91,7 +91,7 @@ async function findDocument(db: DbOrTx, kbId: string, documentId: string): Promi
 }
 
 export async function getDocument(ctx: ServiceContext, kbId: string, documentId: string) {
-  await findKnowledgeBase(ctx.db, kbId);
+  await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   return documentView(ctx, await findDocument(ctx.db, kbId, documentId));
 }
 
@@ -116,7 +116,7 @@ function generationsOf(kb: { generation: number; pendingGeneration: number | nul
 
 export async function deleteDocument(ctx: ServiceContext, kbId: string, documentId: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const kb = await findKnowledgeBase(tx, kbId, { forUpdate: true });
+    const kb = await findKnowledgeBase(tx, ctx.principal, kbId, { forUpdate: true });
     const doc = await findDocument(tx, kbId, documentId);
     await removeDocument(tx, doc, generationsOf(kb), ctx.requestId, 'deleted');
   });

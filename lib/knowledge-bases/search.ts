@@ -149,7 +149,7 @@ async function withDetails<H extends { id: string; score: number }>(db: DbOrTx, 
 /** Semantic search: the top_k chunks closest to the query by cosine similarity, at or above threshold. */
 export async function searchKnowledgeBase(ctx: ServiceContext, kbId: string, input: SearchInput) {
   const filter = compileFilter(input.filter);
-  const kb = await findKnowledgeBase(ctx.db, kbId);
+  const kb = await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   const vector = await embedQuery(kb, input.query);
   const found = await inSnapshot(ctx.db, async (db) => {
     const { scope, exact } = await scopeOf(db, kbId, filter.conditions);
@@ -177,7 +177,7 @@ export async function hybridSearchKnowledgeBase(ctx: ServiceContext, kbId: strin
   const filter = compileFilter(input.filter);
   const wanted = firstStageCount(input);
   const limit = candidateCount(wanted);
-  const kb = await findKnowledgeBase(ctx.db, kbId);
+  const kb = await findKnowledgeBase(ctx.db, ctx.principal, kbId);
   const defaults = hybridDefaults(kb);
   const weights =
     input.vector_weight !== undefined && input.keyword_weight !== undefined

@@ -1,4 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { forgetCachedKeys, type Principal } from '@/lib/auth/api-keys';
+import { checkKnowledgeBaseReach, knowledgeBasesInReach, refuseLimitedKey, removeKnowledgeBaseFromKeys } from '@/lib/auth/reach';
 import { notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
@@ -47,7 +49,12 @@ export async function countsOf(db: DbOrTx, ids: string[]): Promise<Map<string, K
   return out;
 }
 
-export async function findKnowledgeBase(db: DbOrTx, id: string, opts: { forUpdate?: boolean } = {}): Promise<KnowledgeBaseRow> {
+/**
+ * The knowledge base `id` as `caller` may see it: every request path looks knowledge bases up here,
+ * so one outside a limited key's list answers 404 as if it did not exist (null caller: background work).
+ */
+export async function findKnowledgeBase(db: DbOrTx, caller: Principal | null, id: string, opts: { forUpdate?: boolean } = {}): Promise<KnowledgeBaseRow> {
+  checkKnowledgeBaseReach(caller, id);
   const query = db.select().from(knowledgeBases).where(eq(knowledgeBases.id, id)).limit(1);
   const [row] = opts.forUpdate ? await query.for('update') : await query;
   if (!row) throw notFound('KNOWLEDGE_BASE_NOT_FOUND', 'Knowledge base', id);
@@ -68,6 +75,7 @@ async function view(db: DbOrTx, row: KnowledgeBaseRow) {
 }
 
 export async function createKnowledgeBase(ctx: ServiceContext, input: CreateKnowledgeBaseInput) {
+  refuseLimitedKey(ctx.principal, 'create knowledge bases', { knowledge_base_ids: ctx.principal?.knowledgeBaseIds });
   const strategy = checkStrategy(withStrategyDefaults(input.chunking_strategy));
   let spec;
   try {
@@ -114,7 +122,13 @@ export async function listKnowledgeBases(
   const dir = input.order === 'asc' ? asc : desc;
   const page = await paginate(
     ctx.db,
-    { from: knowledgeBases, orderBy: [dir(KB_SORT_COLUMNS[input.sort_by]), dir(knowledgeBases.id)], limit: input.limit, offset: input.offset },
+    {
+      from: knowledgeBases,
+      where: knowledgeBasesInReach(ctx.principal, knowledgeBases.id),
+      orderBy: [dir(KB_SORT_COLUMNS[input.sort_by]), dir(knowledgeBases.id)],
+      limit: input.limit,
+      offset: input.offset,
+    },
     (row) => row,
   );
   // Document and chunk counts come from a second query over this page's rows only.
@@ -126,7 +140,7 @@ export async function listKnowledgeBases(
 }
 
 export async function getKnowledgeBase(ctx: ServiceContext, id: string) {
-  return view(ctx.db, await findKnowledgeBase(ctx.db, id));
+  return view(ctx.db, await findKnowledgeBase(ctx.db, ctx.principal, id));
 }
 
 /**
@@ -137,7 +151,7 @@ export async function getKnowledgeBase(ctx: ServiceContext, id: string) {
 export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input: UpdateKnowledgeBaseInput) {
   let startedGeneration: number | null = null;
   const row = await ctx.db.transaction(async (tx) => {
-    const kb = await findKnowledgeBase(tx, id, { forUpdate: true });
+    const kb = await findKnowledgeBase(tx, ctx.principal, id, { forUpdate: true });
     const patch: Partial<KnowledgeBaseRow> = { updatedAt: new Date() };
     if (input.name !== undefined) patch.name = input.name;
     if (input.description !== undefined) patch.description = input.description;
@@ -175,14 +189,18 @@ export async function updateKnowledgeBase(ctx: ServiceContext, id: string, input
   return view(ctx.db, row);
 }
 
-/** Deletes a knowledge base; its documents, chunks and statistics go with it (ON DELETE CASCADE). */
+/**
+ * Deletes a knowledge base; its documents, chunks and statistics go with it (ON DELETE CASCADE),
+ * and it leaves the lists of the keys limited to it.
+ */
 export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const kb = await findKnowledgeBase(tx, id, { forUpdate: true });
+    const kb = await findKnowledgeBase(tx, ctx.principal, id, { forUpdate: true });
     const counts = (await countsOf(tx, [id])).get(id)!;
     // Chunks first, in short statements (see store.ts); the cascade then has only documents left.
     for (const generation of [kb.generation, kb.pendingGeneration]) if (generation !== null) await dropGeneration(tx, id, generation);
     await tx.delete(knowledgeBases).where(eq(knowledgeBases.id, id));
+    await removeKnowledgeBaseFromKeys(tx, id);
     await recordEvent(
       tx,
       'knowledge_base.deleted',
@@ -190,4 +208,5 @@ export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Prom
       ctx.requestId,
     );
   });
+  forgetCachedKeys();
 }

@@ -13,7 +13,7 @@ import {
 import { z } from 'zod';
 import { hasScope, type Scope } from '@/lib/auth/scopes';
 import type { ServiceContext } from '@/lib/context';
-import { isApiError } from '@/lib/errors';
+import { ApiError, isApiError } from '@/lib/errors';
 import { VERSION } from '@/lib/version';
 import { readResource, resourceTemplates, listResources } from './resources';
 import { MCP_MAX_UPLOAD_BYTES, TOOLS, type Tool } from './tools';
@@ -127,9 +127,21 @@ export async function handleMcpRequest(request: Request, ctx: ServiceContext): P
     maxRequestBodySize: MCP_MAX_BODY_BYTES,
   });
   await server.connect(transport);
+  let response: Response;
   try {
-    return await transport.handleRequest(request);
+    response = await transport.handleRequest(request);
   } finally {
     await server.close().catch(() => undefined);
   }
+  if (response.status < 400) return response;
+  // A request the transport refuses before any MCP message is handled (no Accept header, a body
+  // that is not JSON-RPC, too large): answered like every other bad request, in the API's error body.
+  const answer = (await response.json().catch(() => null)) as { error?: { code?: number; message?: string } } | null;
+  const message = answer?.error?.message ?? `the MCP transport answered ${response.status}`;
+  if (response.status === 413) throw new ApiError('PAYLOAD_TOO_LARGE', `The MCP request is larger than ${MCP_MAX_BODY_BYTES} bytes`, { max_bytes: MCP_MAX_BODY_BYTES });
+  throw new ApiError('INVALID_REQUEST', `Not a valid MCP request: ${message}`, {
+    reason: 'mcp transport',
+    mcp_status: response.status,
+    ...(answer?.error?.code !== undefined ? { jsonrpc_code: answer.error.code } : {}),
+  });
 }

@@ -209,5 +209,6 @@ export async function describePrincipal(ctx: ServiceContext) {
     name: user ? user.name || user.email : principal.name,
     role: user ? user.role : null,
     scopes: principal.scopes,
+    knowledge_base_ids: principal.knowledgeBaseIds ?? null,
   };
 }

@@ -46,7 +46,7 @@ export interface TestApp {
   readonly storage: Storage;
   readonly adminKey: string;
   call(handler: RouteHandler, options: CallOptions): Promise<TestResponse>;
-  createKey(options?: { scopes?: string[]; allowedIps?: string[]; name?: string }): Promise<{ id: string; key: string }>;
+  createKey(options?: { scopes?: string[]; allowedIps?: string[]; name?: string; knowledgeBaseIds?: string[] }): Promise<{ id: string; key: string }>;
 }
 
 /**
@@ -130,7 +130,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
       const created = await createApiKey(
         handle.db,
         creator,
-        { name: options.name ?? 'test key', scopes: options.scopes, allowed_ips: options.allowedIps },
+        { name: options.name ?? 'test key', scopes: options.scopes, allowed_ips: options.allowedIps, knowledge_base_ids: options.knowledgeBaseIds },
         'test',
       );
       return { id: created.id, key: created.key };

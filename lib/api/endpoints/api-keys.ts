@@ -10,7 +10,7 @@ export const createApiKey = endpoint({
   body: createApiKeyBody,
   idempotent: true,
   response: { status: 201, description: 'Created', schema: createdApiKeySchema },
-  errors: [],
+  errors: ['KNOWLEDGE_BASE_NOT_FOUND'],
 });
 
 export const listApiKeys = endpoint({

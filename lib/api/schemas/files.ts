@@ -52,7 +52,10 @@ export const uploadSchema = z
     knowledge_base_id: z
       .string()
       .optional()
-      .meta({ description: 'Add the file to this knowledge base too, as a document indexed when its extraction completes (mode from extract, else normal). Needs kb:write and extractions:write' }),
+      .meta({
+        description:
+          'Add the file to this knowledge base too, as a document indexed when its extraction completes (mode from extract, else normal). Needs kb:write and extractions:write. A key limited to knowledge bases must send one of its own (without it: 403)',
+      }),
     document_title: z.string().optional().meta({ description: 'With knowledge_base_id: the document title' }),
     document_metadata: z.string().optional().meta({ description: 'With knowledge_base_id: the document metadata, a JSON object' }),
     dedupe: z.string().optional().meta({ description: 'true: when a file with the same content (SHA-256) is stored, answer 200 with it (deduplicated: true) instead of storing a copy' }),

@@ -40,5 +40,9 @@ export const meSchema = z
     name: z.string(),
     role: z.enum(['admin', 'member']).nullable(),
     scopes: z.array(z.string()),
+    knowledge_base_ids: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'The knowledge bases an API key is limited to; null when it is not limited (and for console users)' }),
   })
   .meta({ id: 'Me' });

@@ -9,6 +9,8 @@ export const apiKeys = pgTable(
     keyPrefix: text('key_prefix').notNull(),
     scopes: text('scopes').array().notNull(),
     allowedIps: text('allowed_ips').array(),
+    /** The knowledge bases the key is limited to; null: not limited. Emptied (never nulled) as they are deleted. */
+    knowledgeBaseIds: text('knowledge_base_ids').array(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
