@@ -1,0 +1,174 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { QuarryError } from './errors.js';
+import { itemsOf, pagesOf, type Page, type PageReader, type PaginateOptions } from './paginate.js';
+import { multipartUpload, type UploadOptions, type UploadSource } from './upload.js';
+import { documentProgress, extractionProgress, pollUntilDone, type WaitOptions } from './wait.js';
+import type {
+  CreatedDocument,
+  CreatedExtraction,
+  Extraction,
+  ExtractionMode,
+  ExtractionOptions,
+  HybridSearchRequest,
+  HybridSearchResult,
+  KbDocument,
+  ListItem,
+  ListPath,
+  paths,
+  QuarryFile,
+  Schemas,
+  SearchRequest,
+  SearchResult,
+  UploadedFile,
+} from './types.js';
+
+export const CLIENT_VERSION = '0.1.0';
+
+export interface QuarryClientOptions {
+  /** The server's address (default: $QUARRY_URL, else http://localhost:3000). */
+  baseUrl?: string;
+  /** An API key, sk_live_… or sk_test_… (default: $QUARRY_API_KEY). */
+  apiKey?: string;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /** A fetch implementation (default: the global one). */
+  fetch?: typeof globalThis.fetch;
+}
+
+type Outcome<D> = { data?: D; error?: unknown; response: Response };
+
+const env = (name: string) => (typeof process === 'undefined' ? undefined : process.env[name]) || undefined;
+
+/**
+ * The Quarry API client. `api` is the generated, fully typed client (openapi-fetch: it answers
+ * `{data, error, response}`); the helpers on this class throw QuarryError for an error answer.
+ */
+export class QuarryClient {
+  readonly api: Client<paths>;
+  readonly baseUrl: string;
+  private readonly fetchImpl: typeof globalThis.fetch;
+
+  constructor(options: QuarryClientOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? env('QUARRY_URL') ?? 'http://localhost:3000').replace(/\/+$/, '');
+    const apiKey = options.apiKey ?? env('QUARRY_API_KEY');
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.api = createClient<paths>({
+      baseUrl: this.baseUrl,
+      fetch: (request: Request) => this.fetchImpl(request),
+      headers: {
+        'user-agent': `quarry-client/${CLIENT_VERSION}`,
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        ...options.headers,
+      },
+    });
+  }
+
+  /** The data of a successful answer of `api`; an error answer throws QuarryError. */
+  async unwrap<D>(call: Promise<Outcome<D>>): Promise<Exclude<D, undefined>> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw QuarryError.fromResponse(response, error);
+    return data as Exclude<D, undefined>;
+  }
+
+  /**
+   * Uploads a file from a path, a stream, a Blob or bytes, streaming it (multipart/form-data with
+   * tags, metadata and the one-step `extract` / `knowledge_base_id` parts).
+   */
+  async uploadFile(source: UploadSource, options: UploadOptions = {}): Promise<UploadedFile> {
+    const upload = await multipartUpload(source, options);
+    return this.unwrap(
+      this.api.POST('/v1/files', {
+        // The body is the streamed multipart form built above, not the typed form object.
+        body: {} as Schemas['FileUpload'],
+        bodySerializer: () => upload.body,
+        headers: {
+          'content-type': upload.contentType,
+          ...(upload.length === undefined ? {} : { 'content-length': String(upload.length) }),
+          ...(options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : {}),
+        },
+        duplex: 'half',
+        signal: options.signal,
+      } as never),
+    );
+  }
+
+  getFile(fileId: string): Promise<QuarryFile> {
+    return this.unwrap(this.api.GET('/v1/files/{file_id}', { params: { path: { file_id: fileId } } }));
+  }
+
+  createExtraction(
+    fileId: string,
+    options: { mode?: ExtractionMode; options?: ExtractionOptions; idempotencyKey?: string } = {},
+  ): Promise<CreatedExtraction> {
+    const { idempotencyKey, ...rest } = options;
+    return this.unwrap(
+      this.api.POST('/v1/extractions', {
+        body: { file_id: fileId, ...rest },
+        headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
+      }),
+    );
+  }
+
+  getExtraction(extractionId: string): Promise<Extraction> {
+    return this.unwrap(this.api.GET('/v1/extractions/{extraction_id}', { params: { path: { extraction_id: extractionId } } }));
+  }
+
+  /** Polls until the extraction completes (resolves with it, Markdown included) or fails (QuarryJobFailedError). */
+  waitForExtraction(extractionId: string, options?: WaitOptions<Extraction>): Promise<Extraction> {
+    return pollUntilDone('extraction', () => this.getExtraction(extractionId), extractionProgress, options);
+  }
+
+  addDocument(kbId: string, body: Schemas['AddDocument']): Promise<CreatedDocument> {
+    return this.unwrap(this.api.POST('/v1/knowledge-bases/{kb_id}/documents', { params: { path: { kb_id: kbId } }, body }));
+  }
+
+  getDocument(kbId: string, documentId: string): Promise<KbDocument> {
+    return this.unwrap(
+      this.api.GET('/v1/knowledge-bases/{kb_id}/documents/{document_id}', { params: { path: { kb_id: kbId, document_id: documentId } } }),
+    );
+  }
+
+  /**
+   * Polls until the document is indexed (resolves with it) or failed (QuarryJobFailedError),
+   * reporting its extraction's progress while it waits for one, then the chunks written.
+   */
+  waitForDocument(kbId: string, documentId: string, options?: WaitOptions<KbDocument>): Promise<KbDocument> {
+    return pollUntilDone('document', () => this.getDocument(kbId, documentId), documentProgress, options);
+  }
+
+  search(kbId: string, body: SearchRequest): Promise<SearchResult> {
+    return this.unwrap(this.api.POST('/v1/knowledge-bases/{kb_id}/search', { params: { path: { kb_id: kbId } }, body }));
+  }
+
+  hybridSearch(kbId: string, body: HybridSearchRequest): Promise<HybridSearchResult> {
+    return this.unwrap(this.api.POST('/v1/knowledge-bases/{kb_id}/hybrid-search', { params: { path: { kb_id: kbId } }, body }));
+  }
+
+  /** Every item of a list, page after page: `for await (const f of quarry.paginate('/v1/files')) …`. */
+  paginate<P extends ListPath>(path: P, ...[options]: OptionalIfNoPath<P>): AsyncGenerator<ListItem<P>> {
+    return itemsOf(this.readPage, path, (options ?? {}) as PaginateOptions<P>);
+  }
+
+  /** Every page of a list (with `total`, for progress). */
+  pages<P extends ListPath>(path: P, ...[options]: OptionalIfNoPath<P>): AsyncGenerator<Page<ListItem<P>>> {
+    return pagesOf(this.readPage, path, (options ?? {}) as PaginateOptions<P>);
+  }
+
+  /** All items of a list in one array. */
+  async listAll<P extends ListPath>(path: P, ...rest: OptionalIfNoPath<P>): Promise<ListItem<P>[]> {
+    const all: ListItem<P>[] = [];
+    for await (const item of this.paginate(path, ...rest)) all.push(item);
+    return all;
+  }
+
+  private readonly readPage: PageReader = (path, params, signal) =>
+    // The list's path is generic here; its types are checked at paginate()'s signature.
+    this.unwrap((this.api.GET as (path: string, init: unknown) => Promise<Outcome<Page<unknown>>>)(path, { params, signal }));
+}
+
+/** `options` may be left out for lists without path parameters. */
+type OptionalIfNoPath<P extends ListPath> = PaginateOptions<P> extends { path: object } ? [options: PaginateOptions<P>] : [options?: PaginateOptions<P>];
+
+export function createQuarryClient(options?: QuarryClientOptions): QuarryClient {
+  return new QuarryClient(options);
+}
