@@ -215,6 +215,39 @@ describe('MCP server over Streamable HTTP', () => {
     await expect(admin.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/Unknown tool drop_database/);
   });
 
+  it('holds a key limited to one knowledge base to it, in every tool and resource as over REST', async () => {
+    const mine = await rest('POST', '/v1/knowledge-bases', { name: 'Limited: mine' });
+    const other = await rest('POST', '/v1/knowledge-bases', { name: 'Limited: other' });
+    const created = await rest('POST', '/v1/api-keys', { name: 'one kb', scopes: ['kb:search', 'kb:read', 'extractions:read'], knowledge_base_ids: [mine.body.id] });
+    expect(created.status).toBe(201);
+    expect(created.body.knowledge_base_ids).toEqual([mine.body.id]);
+    const limited = await connect(created.body.key);
+
+    const listed = await call(limited, 'list_knowledge_bases', {});
+    expect(listed.knowledge_bases.map((k: { id: string }) => k.id)).toEqual([mine.body.id]);
+    expect((await call(limited, 'search_knowledge_base', { kb_id: mine.body.id, query: 'anything' })).results).toEqual([]);
+    const outside: [string, Record<string, unknown>][] = [
+      ['search_knowledge_base', { kb_id: other.body.id, query: 'anything' }],
+      ['get_document', { kb_id: other.body.id, document_id: 'doc_01jd0000000000000000000000' }],
+      ['get_passage', { kb_id: other.body.id, chunk_id: 'chunk_01jd0000000000000000000000' }],
+    ];
+    for (const [name, args] of outside) {
+      const answer = await limited.callTool({ name, arguments: args });
+      expect(answer.isError, name).toBe(true);
+      expect((answer.structuredContent as any).error.code, name).toBe('KNOWLEDGE_BASE_NOT_FOUND');
+    }
+    const resources = (await limited.listResources()).resources.map((r) => r.uri);
+    expect(resources).toContain(`quarry://knowledge-bases/${mine.body.id}`);
+    expect(resources).not.toContain(`quarry://knowledge-bases/${other.body.id}`);
+    expect(resources.filter((uri) => uri.startsWith('quarry://extractions/'))).toEqual([]);
+    await expect(limited.readResource({ uri: `quarry://knowledge-bases/${other.body.id}` })).rejects.toThrow(/KNOWLEDGE_BASE_NOT_FOUND/);
+
+    const overRest = await rest('GET', `/v1/knowledge-bases/${other.body.id}`, undefined, created.body.key);
+    expect(overRest.status).toBe(404);
+    expect(overRest.body.error.code).toBe('KNOWLEDGE_BASE_NOT_FOUND');
+    expect((await rest('POST', '/v1/knowledge-bases', { name: 'new' }, created.body.key)).status).toBe(403);
+  });
+
   it('refuses a tool outside the key’s scopes with an MCP error naming the scope', async () => {
     const search = await connect((await keyWith(['kb:search'])).key);
     const err = await search.callTool({ name: 'upload_file', arguments: { filename: 'a.txt', content_base64: 'YQ==' } }).catch((e) => e);
