@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QuarryClient } from '@/clients/typescript/src/index';
 import { freePort } from '@/scripts/lib/run-server.mjs';
-import { startClientTestServer } from '@/test/support/client-server';
+import { startTestServer } from '@/test/support/test-server';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 
 /**
@@ -17,12 +17,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'clients', 'typescript', 'bin', 'quarry.mjs');
 const PDF = path.join(FIXTURES_DIR, 'pdf', 'code_and_formula.pdf');
 
-let server: Awaited<ReturnType<typeof startClientTestServer>>;
+let server: Awaited<ReturnType<typeof startTestServer>>;
 let quarry: QuarryClient;
 let scratch: string;
 
 beforeAll(async () => {
-  server = await startClientTestServer('client-cli', ADMIN);
+  server = await startTestServer('client-cli', ADMIN);
   quarry = new QuarryClient({ baseUrl: server.baseUrl, apiKey: ADMIN });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-cli-'));
 }, 600_000);

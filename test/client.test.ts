@@ -12,7 +12,7 @@ import {
   type WaitProgress,
 } from '@/clients/typescript/src/index';
 import { GENERATED_FILE, generateTypes } from '@/clients/typescript/scripts/generate-types';
-import { startClientTestServer } from '@/test/support/client-server';
+import { startTestServer } from '@/test/support/test-server';
 import { FIXTURES_DIR, fixture } from '@/test/support/fixtures';
 import { startReceiver } from '@/test/support/receiver';
 
@@ -23,11 +23,11 @@ import { startReceiver } from '@/test/support/receiver';
 const ADMIN = 'sk_test_typedclientadministratorkey00001';
 const PDF = path.join(FIXTURES_DIR, 'pdf', 'code_and_formula.pdf');
 
-let server: Awaited<ReturnType<typeof startClientTestServer>>;
+let server: Awaited<ReturnType<typeof startTestServer>>;
 let quarry: QuarryClient;
 
 beforeAll(async () => {
-  server = await startClientTestServer('client', ADMIN);
+  server = await startTestServer('client', ADMIN);
   quarry = new QuarryClient({ baseUrl: server.baseUrl, apiKey: ADMIN });
 }, 600_000);
 

@@ -1,42 +1,25 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
-import { runServer, type RunningServer } from '@/scripts/lib/run-server.mjs';
-import { createScratchDatabase } from '@/test/support/database';
 import { fixture } from '@/test/support/fixtures';
-import { testStorageEnv } from '@/test/support/storage';
+import { startTestServer } from '@/test/support/test-server';
 
 /**
  * The MCP server at /mcp of the production server, driven by the official SDK client over real
  * HTTP: tools and resources per scope, every tool called, bad input, a missing scope, a revoked key.
  */
 const ADMIN = 'sk_test_mcpserveradministratorkey00000001';
-let server: RunningServer;
-let dataDir: string;
-let scratch: { url: string; drop(): Promise<void> } | undefined;
+let server: Awaited<ReturnType<typeof startTestServer>>;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  ensureBuild({ quiet: true });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-mcp-'));
-  const env: Record<string, string> = { QUARRY_ADMIN_KEY: ADMIN, QUARRY_DATA_DIR: dataDir, ...testStorageEnv() };
-  if (process.env.TEST_DATABASE_URL) {
-    scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL);
-    env.DATABASE_URL = scratch.url;
-  }
-  server = await runServer({ env });
+  server = await startTestServer('mcp', ADMIN);
 }, 300_000);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
   await server?.stop();
-  await scratch?.drop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function rest(method: string, route: string, body?: unknown, key = ADMIN) {

@@ -7,11 +7,11 @@ import { createScratchDatabase } from '@/test/support/database';
 import { testStorageEnv } from '@/test/support/storage';
 
 /**
- * One production server for a test file of the typed client (clients/typescript): embedded
+ * One production server for a test file (the typed client, the MCP server): embedded
  * database and local disk, or TEST_DATABASE_URL's PostgreSQL and QUARRY_TEST_STORAGE's bucket as
  * the rest of the suite. Webhooks may target loopback receivers.
  */
-export async function startClientTestServer(name: string, adminKey: string) {
+export async function startTestServer(name: string, adminKey: string) {
   ensureBuild({ quiet: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `quarry-${name}-`));
   const env: Record<string, string> = {
