@@ -7,6 +7,7 @@ import path from 'node:path';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { ensureBuild } from './lib/ensure-build.mjs';
 import { runServer, type RunningServer } from './lib/run-server.mjs';
+import { apiClient, mapLimit, type Api } from './lib/bench-http';
 
 /** Datasets: BEIR-style folders (corpus.jsonl, queries.jsonl, qrels/*.tsv) given as arguments, else the SciFact slice. */
 const DATASET_DIRS = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [path.join(FIXTURES_DIR, 'retrieval', 'scifact_train50')];
@@ -138,49 +139,6 @@ function median(values: number[]): number {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A small client for the JSON API that throws with the request and response on any non-2xx answer. */
-function apiClient(baseUrl: string) {
-  const auth = { authorization: `Bearer ${ADMIN}` };
-  async function request<T>(method: string, route: string, body?: unknown): Promise<T> {
-    const init: RequestInit = { method, headers: { ...auth } };
-    if (body instanceof FormData) init.body = body;
-    else if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      init.headers = { ...auth, 'content-type': 'application/json' };
-    }
-    const res = await fetch(`${baseUrl}${route}`, init);
-    const text = await res.text();
-    if (!res.ok) {
-      const sent = body === undefined || body instanceof FormData ? '' : ` ${JSON.stringify(body)}`;
-      throw new Error(`${method} ${route}${sent} → HTTP ${res.status}: ${text}`);
-    }
-    return JSON.parse(text) as T;
-  }
-  return {
-    get: <T>(route: string) => request<T>('GET', route),
-    post: <T>(route: string, body: unknown) => request<T>('POST', route, body),
-  };
-}
-
-type Api = ReturnType<typeof apiClient>;
-
-/** Runs `worker` over `items` with at most `limit` calls in flight; the first failure rejects. */
-async function mapLimit<T>(items: T[], limit: number, worker: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  async function lane(): Promise<void> {
-    while (!failed && next < items.length) {
-      const item = items[next++];
-      try {
-        await worker(item);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
-
 /** Waits until an extraction has completed; throws when it fails or takes too long. */
 async function awaitExtraction(api: Api, extractionId: string, label: string): Promise<void> {
   const deadline = Date.now() + EXTRACTION_TIMEOUT_MS;
@@ -357,7 +315,7 @@ async function main(): Promise<void> {
   let allMet = true;
   try {
     server = await runServer({ env });
-    const api = apiClient(server.baseUrl);
+    const api = apiClient(server.baseUrl, ADMIN);
     for (const dataset of datasets) {
       console.log(`\nIngesting ${dataset.name}: ${dataset.corpus.length} documents (database: ${env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CONCURRENCY} in flight)`);
       const { kbId, embedding, addSeconds, indexSeconds } = await ingest(api, dataset.name, dataset.corpus);
