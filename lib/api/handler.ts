@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { authenticate, ENV_ADMIN_KEY_ID, type Principal } from '@/lib/auth/api-keys';
 import { ipAllowed } from '@/lib/auth/ip';
 import { checkSameOrigin, hasSessionCookie, sessionPrincipal } from '@/lib/users/session';
-import { hasScope, isAdministrator } from '@/lib/auth/scopes';
+import { hasAnyScope, isAdministrator } from '@/lib/auth/scopes';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import { newId } from '@/lib/ids';
@@ -200,7 +200,7 @@ function authorize(principal: Principal, rule: AuthRule): void {
     return;
   }
   const anyOf: readonly string[] = typeof rule === 'string' ? [rule] : rule;
-  if (!anyOf.some((scope) => hasScope(principal.scopes, scope))) {
+  if (!hasAnyScope(principal.scopes, anyOf)) {
     const wanted = anyOf.length === 1 && anyOf[0] === '*' ? '"*" (all permissions)' : anyOf.join(' or ');
     throw new ApiError('INSUFFICIENT_SCOPE', `This API key lacks the scope ${wanted}${limited}`, {
       required_scope: anyOf[0],

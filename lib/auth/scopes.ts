@@ -29,6 +29,11 @@ export function hasScope(held: readonly string[], needed: string): boolean {
   return held.includes(`${area}:*`);
 }
 
+/** True when the held scopes cover any one of `anyOf` (an operation several scopes allow). */
+export function hasAnyScope(held: readonly string[], anyOf: readonly string[]): boolean {
+  return anyOf.some((needed) => hasScope(held, needed));
+}
+
 /**
  * Refuses a caller without `needed` with 403 INSUFFICIENT_SCOPE, saying what it was needed for
  * (a request that does more than its endpoint's own scope covers: an upload that also starts an

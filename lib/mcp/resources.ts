@@ -1,4 +1,4 @@
-import { hasScope, type Scope } from '@/lib/auth/scopes';
+import { hasAnyScope, type Scope } from '@/lib/auth/scopes';
 import type { ServiceContext } from '@/lib/context';
 import { ApiError } from '@/lib/errors';
 import { recentCompletedExtractions } from '@/lib/extraction/queries';
@@ -16,14 +16,12 @@ const LISTED = 100;
 const KB_URI = /^quarry:\/\/knowledge-bases\/([^/?#]+)$/;
 const EXTRACTION_URI = /^quarry:\/\/extractions\/([^/?#]+)$/;
 
-const may = (scopes: readonly string[], needs: readonly Scope[]) => needs.some((s) => hasScope(scopes, s));
-
 export function resourceTemplates(scopes: readonly string[]) {
   return [
-    ...(may(scopes, KB_SCOPES)
+    ...(hasAnyScope(scopes, KB_SCOPES)
       ? [{ uriTemplate: 'quarry://knowledge-bases/{kb_id}', name: 'knowledge-base', title: 'Knowledge base', description: 'A knowledge base and its documents (JSON)', mimeType: 'application/json' }]
       : []),
-    ...(may(scopes, EXTRACTION_SCOPES)
+    ...(hasAnyScope(scopes, EXTRACTION_SCOPES)
       ? [{ uriTemplate: 'quarry://extractions/{extraction_id}', name: 'extraction', title: 'Extraction', description: "A completed extraction's Markdown", mimeType: 'text/markdown' }]
       : []),
   ];
@@ -31,7 +29,7 @@ export function resourceTemplates(scopes: readonly string[]) {
 
 export async function listResources(ctx: ServiceContext, scopes: readonly string[]) {
   const out: { uri: string; name: string; title?: string; description?: string; mimeType: string }[] = [];
-  if (may(scopes, KB_SCOPES)) {
+  if (hasAnyScope(scopes, KB_SCOPES)) {
     const page = await listKnowledgeBases(ctx, { limit: LISTED, offset: 0, sort_by: 'name', order: 'asc' });
     for (const kb of page.items) {
       out.push({
@@ -43,7 +41,7 @@ export async function listResources(ctx: ServiceContext, scopes: readonly string
       });
     }
   }
-  if (may(scopes, EXTRACTION_SCOPES)) {
+  if (hasAnyScope(scopes, EXTRACTION_SCOPES)) {
     for (const e of await recentCompletedExtractions(ctx, LISTED)) {
       out.push({
         uri: `quarry://extractions/${e.id}`,
@@ -66,7 +64,7 @@ function refuse(needs: readonly Scope[]): never {
 export async function readResource(ctx: ServiceContext, scopes: readonly string[], uri: string) {
   const kb = KB_URI.exec(uri);
   if (kb) {
-    if (!may(scopes, KB_SCOPES)) refuse(KB_SCOPES);
+    if (!hasAnyScope(scopes, KB_SCOPES)) refuse(KB_SCOPES);
     const id = decodeURIComponent(kb[1]);
     const view = await getKnowledgeBase(ctx, id);
     const documents = await listDocuments(ctx, id, { limit: LISTED, offset: 0, sort_by: 'title', order: 'asc' });
@@ -75,7 +73,7 @@ export async function readResource(ctx: ServiceContext, scopes: readonly string[
   }
   const extraction = EXTRACTION_URI.exec(uri);
   if (extraction) {
-    if (!may(scopes, EXTRACTION_SCOPES)) refuse(EXTRACTION_SCOPES);
+    if (!hasAnyScope(scopes, EXTRACTION_SCOPES)) refuse(EXTRACTION_SCOPES);
     const view = await getExtraction(ctx, decodeURIComponent(extraction[1]));
     if (!('markdown' in view)) {
       throw new ApiError('EXTRACTION_NOT_COMPLETED', `Extraction ${view.id} is ${view.status}, not completed`, { extraction_id: view.id, status: view.status });

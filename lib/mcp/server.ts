@@ -11,7 +11,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { hasScope, type Scope } from '@/lib/auth/scopes';
+import { hasAnyScope } from '@/lib/auth/scopes';
 import type { ServiceContext } from '@/lib/context';
 import { ApiError, isApiError } from '@/lib/errors';
 import { VERSION } from '@/lib/version';
@@ -27,10 +27,6 @@ const INSTRUCTIONS = [
   'use get_passage for the text around a result and read_extraction to read a whole document a part at a time.',
   'To add documents: upload_file (optionally with extract and knowledge_base_id), extract_file, get_extraction_status, add_to_knowledge_base.',
 ].join(' ');
-
-function allowed(scopes: readonly string[], needs: readonly Scope[]): boolean {
-  return needs.some((s) => hasScope(scopes, s));
-}
 
 /** A tool's input as JSON Schema: an object at the root, as MCP requires (named schemas nest as $defs). */
 function asJsonSchema(schema: z.ZodObject) {
@@ -65,7 +61,7 @@ function serverFor(ctx: ServiceContext): Server {
   const server = new Server({ name: 'quarry', title: 'Quarry', version: VERSION }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOLS.filter((t) => allowed(scopes, t.scopes)).map((t) => ({
+    tools: TOOLS.filter((t) => hasAnyScope(scopes, t.scopes)).map((t) => ({
       name: t.name,
       title: t.title,
       description: t.description,
@@ -77,7 +73,7 @@ function serverFor(ctx: ServiceContext): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list shows the ones this key may use`);
-    if (!allowed(scopes, tool.scopes)) {
+    if (!hasAnyScope(scopes, tool.scopes)) {
       const needed = tool.scopes.join(' or ');
       throw new McpError(ErrorCode.InvalidRequest, `The tool ${tool.name} needs the scope ${needed}, which this API key does not have`, {
         code: 'INSUFFICIENT_SCOPE',
@@ -109,17 +105,11 @@ function serverFor(ctx: ServiceContext): Server {
 }
 
 /**
- * Answers one Streamable HTTP request (stateless: no session; every POST carries its caller's
- * key). GET (a server-initiated event stream) and DELETE (ending a session) have nothing to do
- * without sessions and answer 405, as the transport allows.
+ * Answers one Streamable HTTP POST (stateless: no session; every POST carries its caller's key).
+ * The route serves only POST: GET (a server-initiated event stream) and DELETE (ending a session)
+ * have nothing to do without sessions and are answered 405 by the API wrapper, as the transport allows.
  */
 export async function handleMcpRequest(request: Request, ctx: ServiceContext): Promise<Response> {
-  if (request.method !== 'POST') {
-    return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.ConnectionClosed, message: 'This MCP server is stateless: send requests with POST' }, id: null }), {
-      status: 405,
-      headers: { allow: 'POST', 'content-type': 'application/json' },
-    });
-  }
   const server = serverFor(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
