@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { extractDocx } from '@/lib/extraction/office';
-import { ProgressWriter } from '@/lib/extraction/progress';
+import { ProgressWriter } from '@/lib/db/pacing';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 
 /** Progress of running extractions: how often the task's row is written, and what formats report. */

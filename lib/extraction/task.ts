@@ -10,7 +10,7 @@ import { extractionLayouts, extractions, files, type ExtractionRow } from '@/lib
 import { recordEvent } from '@/lib/events';
 import { storableJson, storableText } from '@/lib/text/clean';
 import { getExtractionPool } from './pool';
-import { ProgressWriter } from './progress';
+import { ProgressWriter } from '@/lib/db/pacing';
 import { ExtractionError, type ExtractionOptions, type ExtractResult } from './types';
 
 const PROGRESS_WRITE_MS = 500;

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
 import { getDatabase } from '@/lib/db/client';
+import { ProgressWriter } from '@/lib/db/pacing';
 import { isExtractionLayout, type ExtractionLayout } from '@/lib/chunking/layout';
 import { extractionLayouts, extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError } from '@/lib/embeddings';
@@ -173,27 +174,20 @@ const PROGRESS_EVERY_MS = 1_000;
  */
 async function progressReporter(ctx: ServiceContext, documentId: string) {
   const shared = (await getDatabase()).kind === 'postgres';
-  let last = 0;
-  let writing: Promise<unknown> = Promise.resolve();
-  let stopped = false;
+  const writer = new ProgressWriter<{ written: number; total: number }>(async ({ written, total }) => {
+    const updatedAt = new Date();
+    await ctx.db
+      .insert(kbIndexingProgress)
+      .values({ documentId, chunksWritten: written, chunkTotal: total, updatedAt })
+      .onConflictDoUpdate({ target: kbIndexingProgress.documentId, set: { chunksWritten: written, chunkTotal: total, updatedAt } });
+  }, PROGRESS_EVERY_MS);
   return {
     report: (written: number, total: number) => {
-      if (!shared || stopped || written >= total || Date.now() - last < PROGRESS_EVERY_MS) return;
-      last = Date.now();
-      const values = { documentId, chunksWritten: written, chunkTotal: total, updatedAt: new Date() };
-      writing = writing
-        .then(() =>
-          ctx.db
-            .insert(kbIndexingProgress)
-            .values(values)
-            .onConflictDoUpdate({ target: kbIndexingProgress.documentId, set: { chunksWritten: written, chunkTotal: total, updatedAt: values.updatedAt } }),
-        )
-        .catch(() => undefined);
+      if (shared && written < total) writer.report({ written, total });
     },
     /** No more reports; the record goes (the document is indexed, failed, gone, or starts over). */
     stop: async () => {
-      stopped = true;
-      await writing;
+      await writer.stop();
       if (shared) await ctx.db.delete(kbIndexingProgress).where(eq(kbIndexingProgress.documentId, documentId)).catch(() => undefined);
     },
   };
