@@ -5,6 +5,7 @@
 //
 // BENCH_DOCS (default 1000), BENCH_CONCURRENCY (upload clients, default 8), BENCH_DB
 // (`pglite,postgres` by default; PostgreSQL at BENCH_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres).
+// BENCH_PROFILE=<dir> writes a V8 CPU profile of the server process there (one per database).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,7 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const BATCH = 100;
 const GOAL_DOCS_PER_S = 25;
 const STALL_MS = 180_000;
+const PROFILE = process.env.BENCH_PROFILE;
 
 interface CorpusDoc {
   _id: string;
@@ -73,23 +75,27 @@ async function documentsWith(api: Api, kbId: string, status: string): Promise<nu
   return (await api.get<{ total: number }>(`/v1/knowledge-bases/${kbId}/documents?status=${status}&limit=1`)).total;
 }
 
-/** Waits for every extraction: asks again only for the ones not finished yet. */
-async function awaitExtractions(api: Api, ids: string[]): Promise<void> {
-  let pending = [...ids];
-  const deadline = Date.now() + STALL_MS + ids.length * 1000;
-  while (pending.length > 0) {
-    const still: string[] = [];
-    await mapLimit(pending, 8, async (id) => {
-      const e = await api.get<{ status: string; error?: unknown }>(`/v1/extractions/${id}`);
-      if (e.status === 'failed') throw new Error(`extraction ${id} failed: ${JSON.stringify(e.error)}`);
-      if (e.status !== 'completed') still.push(id);
-    });
-    pending = still;
-    if (pending.length > 0) {
-      if (Date.now() > deadline) throw new Error(`${pending.length} extractions unfinished`);
-      await sleep(250);
-    }
-  }
+/** Events of one type so far (the log's total): a whole batch is watched with one cheap request. */
+async function eventCount(api: Api, type: string): Promise<number> {
+  return (await api.get<{ total: number }>(`/v1/events?type=${type}&limit=1`)).total;
+}
+
+async function extractionEvents(api: Api): Promise<{ completed: number; failed: number }> {
+  const [completed, failed] = await Promise.all([eventCount(api, 'extraction.completed'), eventCount(api, 'extraction.failed')]);
+  return { completed, failed };
+}
+
+/**
+ * Waits until `count` more extractions than `before` have completed, watching the event log (one
+ * request per poll, as a bulk client would) rather than asking for every task.
+ */
+async function awaitExtractions(api: Api, before: { completed: number; failed: number }, count: number): Promise<void> {
+  await until(
+    'extractions',
+    before.completed + count,
+    () => eventCount(api, 'extraction.completed'),
+    async () => (await eventCount(api, 'extraction.failed')) - before.failed,
+  );
 }
 
 interface Stage {
@@ -110,8 +116,8 @@ async function staged(api: Api, docs: ReturnType<typeof corpus>): Promise<Stage[
       fileIds.push((await api.post<{ id: string }>('/v1/files', form(doc))).id);
     }),
   );
-  const extractionIds: string[] = [];
   await time('extract (POST /v1/extractions/batch, simple)', async () => {
+    const before = await extractionEvents(api);
     for (let i = 0; i < fileIds.length; i += BATCH) {
       const result = await api.post<{ results: { extraction?: { id: string }; error?: unknown }[] }>('/v1/extractions/batch', {
         file_ids: fileIds.slice(i, i + BATCH),
@@ -119,10 +125,9 @@ async function staged(api: Api, docs: ReturnType<typeof corpus>): Promise<Stage[
       });
       for (const r of result.results) {
         if (!r.extraction) throw new Error(`batch extraction refused: ${JSON.stringify(r.error)}`);
-        extractionIds.push(r.extraction.id);
       }
     }
-    await awaitExtractions(api, extractionIds);
+    await awaitExtractions(api, before, fileIds.length);
   });
   const kb = await api.post<{ id: string }>('/v1/knowledge-bases', { name: `bench staged ${Date.now()}` });
   await time('add and index (POST …/documents/batch)', async () => {
@@ -152,7 +157,14 @@ async function run(database: string): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-ingest-'));
   const scratch = database === 'postgres' ? await createScratchDatabase(PG_URL) : undefined;
   const server = await runServer({
-    env: { QUARRY_ADMIN_KEY: ADMIN, QUARRY_DATA_DIR: dataDir, QUARRY_RATE_LIMIT_PER_MINUTE: '100000000', DATABASE_URL: scratch?.url ?? '' },
+    env: {
+      QUARRY_ADMIN_KEY: ADMIN,
+      QUARRY_DATA_DIR: dataDir,
+      QUARRY_RATE_LIMIT_PER_MINUTE: '100000000',
+      DATABASE_URL: scratch?.url ?? '',
+      QUARRY_SQL_STATS: process.env.QUARRY_SQL_STATS ?? '',
+    },
+    nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`, `--cpu-prof-name=server-${database}.cpuprofile`] : [],
     timeoutMs: 120_000,
   });
   try {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractPdf } from '@/lib/extraction/pdf';
 import { parsePdfDate } from '@/lib/extraction/pdf/metadata';
+import { loadPdfjs } from '@/lib/extraction/pdf/pdfjs';
 import { mergeOcr, ocrBlocks, textLayerUsable } from '@/lib/extraction/pdf/ocr-merge';
 import type { Block } from '@/lib/extraction/pdf/blocks';
 import type { OcrOutput, OcrService } from '@/lib/extraction/ocr/types';
@@ -87,6 +88,22 @@ class FakeOcr implements OcrService {
 const pageMarkers = (md: string) => md.match(/^<!-- page \d+ -->$/gm) ?? [];
 
 const words = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
+
+describe('loading pdf.js', () => {
+  it("keeps Node's own Array.prototype.push, JSON.parse and JSON.stringify, and hides DecompressionStream", async () => {
+    const { pdfjs } = await loadPdfjs();
+    expect(typeof pdfjs.getDocument).toBe('function');
+    // The legacy build's core-js replaces these with JavaScript versions several times slower.
+    for (const fn of [Array.prototype.push, JSON.parse, JSON.stringify]) expect(Function.prototype.toString.call(fn)).toContain('[native code]');
+    expect((globalThis as { DecompressionStream?: unknown }).DecompressionStream).toBeUndefined();
+    // And the document still reads (pdf.js inflates its streams itself).
+    const file = path.join(tmp, 'natives.pdf');
+    fs.writeFileSync(file, buildTextDocument(3));
+    const result = await run(file, { mode: 'simple' });
+    expect(result.totalPages).toBe(3);
+    expect(result.markdown.length).toBeGreaterThan(100);
+  });
+});
 
 describe('born-digital fixtures', () => {
   const similarities: Record<string, number> = {};

@@ -44,6 +44,27 @@ describe('progress writes', () => {
     expect(writes).toEqual([10, 11]);
   });
 
+  it('holds the first write back for firstAfterMs, so a task that ends sooner writes none', async () => {
+    const writes: number[] = [];
+    const quick = new ProgressWriter(async (p) => void writes.push(p), 500, 300);
+    quick.report(99);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(writes).toEqual([]);
+    await quick.stop();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(writes).toEqual([]);
+
+    const slow = new ProgressWriter(async (p) => void writes.push(p), 500, 300);
+    slow.report(10);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(writes).toEqual([10]);
+    slow.report(20);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(writes).toEqual([10]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(writes).toEqual([10, 20]);
+  });
+
   it('skips a value already written, and writes nothing after stop', async () => {
     const { writes, progress } = writer();
     progress.report(5);

@@ -187,6 +187,8 @@ describe('documents that wait for their extraction', () => {
     // Released once: one indexing run for the document.
     const runs = await app.db.select().from(workflowRuns).where(eq(workflowRuns.workflow, 'index-document'));
     expect(runs.filter((r) => (r.input as { document_id?: string }).document_id === started.body.id)).toHaveLength(1);
+    const releases = await app.db.select().from(workflowRuns).where(eq(workflowRuns.workflow, 'release-waiting-documents'));
+    expect(releases.filter((r) => (r.input as { extraction_id?: string }).extraction_id === started.body.extraction_id)).toHaveLength(1);
   }, 60_000);
 
   it('a failed extraction fails its waiting documents with EXTRACTION_FAILED and the reason', async () => {
@@ -380,5 +382,12 @@ describe('batches', () => {
     expect(res.body.results[0].extraction).toMatchObject({ file_id: a.body.id, status: 'pending', mode: 'simple' });
     expect(res.body.results[1]).toMatchObject({ index: 1, error: { code: 'FILE_NOT_FOUND' } });
     expect(res.body.results[2].extraction.file_id).toBe(b.body.id);
+    // Nothing waits for these extractions: their ends start no run that would find nothing to do.
+    await drainWorkflows(app);
+    const ids = [res.body.results[0].extraction.id, res.body.results[2].extraction.id];
+    const done = await app.db.select().from(extractions).where(eq(extractions.status, 'completed'));
+    expect(done.map((e) => e.id)).toEqual(expect.arrayContaining(ids));
+    const waitingRuns = await app.db.select().from(workflowRuns);
+    expect(waitingRuns.filter((r) => ids.includes((r.input as { extraction_id?: string }).extraction_id ?? '') && r.workflow !== 'extract-document')).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { workflowRuns, workflowSteps } from '@/lib/db/schema';
 import { useTestApp } from '@/test/support/app';
-import { enqueueWorkflow } from '@/lib/workflows/dispatch';
+import { enqueueWorkflow, enqueueWorkflowsForEvent, notifyWorkflows, setWorkflowNotifier } from '@/lib/workflows/dispatch';
 import { EmbeddedRunner, retryDelayMs } from '@/lib/workflows/embedded';
 import { defineWorkflow } from '@/lib/workflows/types';
 
@@ -286,5 +286,73 @@ describe('embedded runner', () => {
     clock.advance(retryDelayMs(1));
     await runner.drain();
     expect(received).toEqual([7]);
+  });
+
+  it('a wake-up naming a workflow claims its runs at once; others wait for the poll', async () => {
+    const ran: string[] = [];
+    const make = (name: string) =>
+      defineWorkflow({
+        name,
+        event: `test/${name}`,
+        input: z.object({}),
+        concurrency: () => 2,
+        retries: 0,
+        async run() {
+          ran.push(name);
+        },
+      });
+    const named = make('woken-by-name');
+    const other = make('left-for-the-poll');
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [named, other], pollMs: 3_600_000 });
+    await runner.start(); // the first poll finds nothing
+    await new Promise((r) => setTimeout(r, 50));
+    const a = await enqueueWorkflow(app.db, named, {});
+    const b = await enqueueWorkflow(app.db, other, {});
+    runner.notify([named.name]);
+    for (let i = 0; i < 100 && (await runRow(a)).status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await runRow(a)).status).toBe('completed');
+    expect((await runRow(b)).status).toBe('queued');
+    runner.notify(); // no names: every workflow
+    for (let i = 0; i < 100 && (await runRow(b)).status !== 'completed'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await runRow(b)).status).toBe('completed');
+    expect(ran).toEqual(['woken-by-name', 'left-for-the-poll']);
+    await runner.stop();
+  });
+
+  it('notifyWorkflows names the workflows enqueued since the last call, and stays quiet when there are none', async () => {
+    const wf = defineWorkflow({ name: 'named-in-notify', event: 'test/named', input: z.object({}), concurrency: () => 1, retries: 0, async run() {} });
+    notifyWorkflows(); // what earlier tests enqueued
+    const calls: string[][] = [];
+    setWorkflowNotifier((names) => calls.push(names));
+    try {
+      await enqueueWorkflow(app.db, wf, {});
+      await enqueueWorkflow(app.db, wf, {});
+      notifyWorkflows();
+      notifyWorkflows();
+      expect(calls).toEqual([['named-in-notify']]);
+    } finally {
+      setWorkflowNotifier(undefined);
+    }
+  });
+
+  it('an event starts a workflow only when its `when` holds, checked in the event\'s transaction', async () => {
+    const wf = defineWorkflow({
+      name: 'conditional',
+      event: 'test/conditional',
+      input: z.object({ n: z.number() }),
+      when: async (tx, { n }) => {
+        const seen = await tx.select({ id: workflowRuns.id }).from(workflowRuns).limit(1);
+        return Array.isArray(seen) && n > 1;
+      },
+      concurrency: () => 1,
+      retries: 0,
+      async run() {},
+    });
+    const skipped = await app.db.transaction((tx) => enqueueWorkflowsForEvent(tx, [wf], 'test/conditional', { n: 1 }));
+    const started = await app.db.transaction((tx) => enqueueWorkflowsForEvent(tx, [wf], 'test/conditional', { n: 2 }));
+    expect(skipped).toEqual([]);
+    expect(started).toHaveLength(1);
+    const runs = await app.db.select().from(workflowRuns).where(eq(workflowRuns.workflow, 'conditional'));
+    expect(runs.map((r) => r.input)).toEqual([{ n: 2 }]);
   });
 });

@@ -55,10 +55,17 @@ export class ProgressWriter<T = number> {
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
 
+  /**
+   * `firstAfterMs`: no write before this long after construction, so a task that ends sooner
+   * writes no progress at all (its outcome follows at once).
+   */
   constructor(
     private readonly write: (value: T) => Promise<void>,
     private readonly intervalMs: number,
-  ) {}
+    firstAfterMs = 0,
+  ) {
+    if (firstAfterMs > 0) this.lastWrite = Date.now() + firstAfterMs - intervalMs;
+  }
 
   report(value: T): void {
     if (this.stopped || (value === this.written && this.pending === null)) return;

@@ -14,6 +14,8 @@ import { ProgressWriter } from '@/lib/db/pacing';
 import { ExtractionError, type ExtractionOptions, type ExtractResult } from './types';
 
 const PROGRESS_WRITE_MS = 500;
+/** A short document is done before its first progress would be written: it writes none. */
+const FIRST_PROGRESS_MS = 300;
 const CANCEL_POLL_MS = 1000;
 
 export type TaskOutcome = { status: 'completed' | 'failed' | 'skipped' };
@@ -137,7 +139,7 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
       .update(extractions)
       .set({ progress: percent, updatedAt: new Date() })
       .where(and(eq(extractions.id, id), eq(extractions.status, 'processing')));
-  }, PROGRESS_WRITE_MS);
+  }, PROGRESS_WRITE_MS, FIRST_PROGRESS_MS);
   const cancelWatch = setInterval(() => {
     load(ctx, id)
       .then((current) => {

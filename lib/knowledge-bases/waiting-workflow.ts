@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ServiceContext } from '@/lib/context';
+import type { DbOrTx } from '@/lib/db/client';
 import { extractions, kbDocuments } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { cleanLabel } from '@/lib/text/clean';
@@ -71,10 +72,25 @@ export async function failWaitingDocuments(ctx: ServiceContext, extractionId: st
 
 const extractionEvent = z.object({ extraction_id: z.string().min(1) });
 
+/**
+ * Whether any document waits for the extraction. Asked in the transaction that ends it, after its
+ * row was updated: a document being added holds a share lock on that row, so it has committed
+ * by now and is seen (the same reasoning as above).
+ */
+async function anyWaiting(tx: DbOrTx, { extraction_id }: { extraction_id: string }): Promise<boolean> {
+  const found = await tx
+    .select({ id: kbDocuments.id })
+    .from(kbDocuments)
+    .where(and(eq(kbDocuments.extractionId, extraction_id), eq(kbDocuments.awaitingExtraction, true), eq(kbDocuments.status, 'pending')))
+    .limit(1);
+  return found.length > 0;
+}
+
 export const releaseWaitingDocumentsWorkflow = defineWorkflow({
   name: 'release-waiting-documents',
   event: 'extraction.completed',
   input: extractionEvent,
+  when: anyWaiting,
   concurrency: () => 4,
   retries: 3,
   async run({ extraction_id }, step, { services }) {
@@ -86,6 +102,7 @@ export const failWaitingDocumentsWorkflow = defineWorkflow({
   name: 'fail-waiting-documents',
   event: 'extraction.failed',
   input: extractionEvent,
+  when: anyWaiting,
   concurrency: () => 4,
   retries: 3,
   async run({ extraction_id }, step, { services }) {

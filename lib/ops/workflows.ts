@@ -94,7 +94,7 @@ export function startWorkflowEngine(handle: DatabaseHandle): Promise<Engine> {
       leaseMs: getConfig().workflowLeaseMs,
     });
     await runner.start();
-    setWorkflowNotifier(() => runner.notify());
+    setWorkflowNotifier((workflows) => runner.notify(workflows));
     return { mode, stop: () => (stopSweeper(), runner.stop()) };
   })();
   const engine = globalForEngine.__quarryWorkflowEngine;

@@ -15,6 +15,7 @@ export async function enqueueWorkflow<I extends Record<string, unknown>>(
   now = new Date(),
 ): Promise<string> {
   const id = newId('run');
+  enqueuedSinceNotify().add(def.name);
   await tx.insert(workflowRuns).values({
     id,
     workflow: def.name,
@@ -29,7 +30,7 @@ export async function enqueueWorkflow<I extends Record<string, unknown>>(
   return id;
 }
 
-/** Starts every workflow triggered by event `name`. */
+/** Starts every workflow triggered by event `name` (whose `when`, if any, holds). */
 export async function enqueueWorkflowsForEvent(
   tx: DbOrTx,
   defs: WorkflowDefinition<any>[],
@@ -38,17 +39,37 @@ export async function enqueueWorkflowsForEvent(
   now = new Date(),
 ): Promise<string[]> {
   const ids: string[] = [];
-  for (const def of defs) if (def.event === name) ids.push(await enqueueWorkflow(tx, def, def.input.parse(data), now));
+  for (const def of defs) {
+    if (def.event !== name) continue;
+    const input = def.input.parse(data);
+    if (def.when && !(await def.when(tx, input))) continue;
+    ids.push(await enqueueWorkflow(tx, def, input, now));
+  }
   return ids;
 }
 
-const globalForNotify = globalThis as unknown as { __quarryWorkflowNotify?: () => void };
+const globalForNotify = globalThis as unknown as {
+  __quarryWorkflowNotify?: (workflows: string[]) => void;
+  __quarryWorkflowsEnqueued?: Set<string>;
+};
 
-export function setWorkflowNotifier(fn: (() => void) | undefined): void {
+/** Workflows this process has enqueued runs of since the last notifyWorkflows(). */
+function enqueuedSinceNotify(): Set<string> {
+  return (globalForNotify.__quarryWorkflowsEnqueued ??= new Set());
+}
+
+export function setWorkflowNotifier(fn: ((workflows: string[]) => void) | undefined): void {
   globalForNotify.__quarryWorkflowNotify = fn;
 }
 
-/** Wakes the local runner (or Inngest relay) after a commit that enqueued runs. */
+/**
+ * Wakes the local runner (or Inngest relay) after a commit that enqueued runs, naming the
+ * workflows enqueued since the last call: the runner looks for due runs of those only.
+ */
 export function notifyWorkflows(): void {
-  globalForNotify.__quarryWorkflowNotify?.();
+  const names = enqueuedSinceNotify();
+  if (names.size === 0) return;
+  const workflows = [...names];
+  names.clear();
+  globalForNotify.__quarryWorkflowNotify?.(workflows);
 }

@@ -52,7 +52,14 @@ export class EmbeddedRunner {
   private readonly inflight = new Set<Promise<void>>();
   private poller: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | null = null;
-  private tickAgain = false;
+  /**
+   * Workflows that may have due runs: the ones this process enqueued or freed a slot of, and all
+   * of them on each poll (runs enqueued elsewhere, timers, retries). A wake-up looks for these
+   * only, so a burst of uploads costs one claim per affected workflow, not one per workflow.
+   */
+  private readonly dirty = new Set<string>();
+  /** Runs whose lease ran out are looked for on the poll only: leases last many poll intervals. */
+  private orphansDue = true;
   private started = false;
   private stopped = false;
 
@@ -75,9 +82,9 @@ export class EmbeddedRunner {
         .set({ leaseExpiresAt: new Date(0) })
         .where(and(eq(workflowRuns.status, 'running'), sql`${workflowRuns.leaseOwner} is distinct from ${this.instanceId}`));
     }
-    this.poller = setInterval(() => this.notify(), this.pollMs);
+    this.poller = setInterval(() => this.poll(), this.pollMs);
     this.poller.unref();
-    this.notify();
+    this.poll();
   }
 
   /** Stops claiming new runs and waits for the ones under way. */
@@ -88,35 +95,51 @@ export class EmbeddedRunner {
     await Promise.allSettled([...this.inflight]);
   }
 
-  /** Looks for due runs now (called after a local enqueue). */
-  notify(): void {
+  /**
+   * Looks for due runs now (called after a local enqueue): of `workflows` when given, else of
+   * every workflow.
+   */
+  notify(workflows?: readonly string[]): void {
     if (this.stopped) return;
+    for (const name of workflows ?? this.defs.keys()) if (this.defs.has(name)) this.dirty.add(name);
     void this.tick();
+  }
+
+  /** Every workflow, and runs whose process died. */
+  private poll(): void {
+    this.orphansDue = true;
+    this.notify();
   }
 
   /** Runs everything that is due until nothing is left or under way (tests). */
   async drain(): Promise<void> {
     for (;;) {
-      await this.tick();
+      await this.sweep();
       if (this.inflight.size === 0) {
-        await this.tick();
+        await this.sweep();
         if (this.inflight.size === 0) return;
       }
       await Promise.race([...this.inflight]);
     }
   }
 
+  private sweep(): Promise<void> {
+    this.orphansDue = true;
+    for (const name of this.defs.keys()) this.dirty.add(name);
+    return this.tick();
+  }
+
   private tick(): Promise<void> {
-    if (this.ticking) {
-      this.tickAgain = true;
-      return this.ticking;
-    }
+    if (this.ticking) return this.ticking; // the running tick takes up what was marked meanwhile
     this.ticking = (async () => {
       try {
-        do {
-          this.tickAgain = false;
-          for (const def of this.defs.values()) await this.claimAndStart(def);
-        } while (this.tickAgain && !this.stopped);
+        while (this.dirty.size > 0 && !this.stopped) {
+          const orphans = this.orphansDue;
+          this.orphansDue = false;
+          const names = [...this.dirty];
+          this.dirty.clear();
+          for (const name of names) await this.claimAndStart(this.defs.get(name)!, orphans);
+        }
       } catch (err) {
         console.error('workflow runner: polling failed', err);
       } finally {
@@ -131,12 +154,12 @@ export class EmbeddedRunner {
    * key claims one run at a time, skipping runs whose key is at its limit in this process, so each
    * claim sees the key the previous one filled (the limits hold per process, like the total).
    */
-  private async claimAndStart(def: WorkflowDefinition<any>): Promise<void> {
+  private async claimAndStart(def: WorkflowDefinition<any>, orphans: boolean): Promise<void> {
     for (;;) {
       const free = def.concurrency() - (this.active.get(def.name) ?? 0);
       if (free <= 0 || this.stopped) return;
       const wanted = def.concurrencyKey ? 1 : free;
-      const runs = await this.claim(def, wanted);
+      const runs = await this.claim(def, wanted, orphans);
       for (const run of runs) this.launch(def, run);
       if (runs.length < wanted) return;
     }
@@ -149,7 +172,7 @@ export class EmbeddedRunner {
     return [...this.activeByKey].filter(([k, n]) => k.startsWith(prefix) && n >= limit).map(([k]) => k.slice(prefix.length));
   }
 
-  private async claim(def: WorkflowDefinition<any>, limit: number): Promise<WorkflowRunRow[]> {
+  private async claim(def: WorkflowDefinition<any>, limit: number, orphans: boolean): Promise<WorkflowRunRow[]> {
     const now = this.now();
     const lease = { leaseOwner: this.instanceId, leaseExpiresAt: new Date(now.getTime() + this.leaseMs), updatedAt: now };
     const full = this.fullKeys(def);
@@ -160,18 +183,7 @@ export class EmbeddedRunner {
     }
 
     // Runs whose process died: their lease ran out. Each such interruption counts as an attempt.
-    const orphans = this.db
-      .select({ id: workflowRuns.id })
-      .from(workflowRuns)
-      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'running'), lt(workflowRuns.leaseExpiresAt, now), keyFree))
-      .orderBy(asc(workflowRuns.nextRunAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    const reclaimed = await this.db
-      .update(workflowRuns)
-      .set({ ...lease, attempt: sql`${workflowRuns.attempt} + 1`, lastError: 'interrupted: the process running it stopped' })
-      .where(inArray(workflowRuns.id, orphans))
-      .returning();
+    const reclaimed = orphans ? await this.reclaim(lease, limit, def, now, keyFree) : [];
     if (reclaimed.length >= limit) return reclaimed;
 
     const due = this.db
@@ -183,6 +195,27 @@ export class EmbeddedRunner {
       .for('update', { skipLocked: true });
     const claimed = await this.db.update(workflowRuns).set({ ...lease, status: 'running' }).where(inArray(workflowRuns.id, due)).returning();
     return [...reclaimed, ...claimed];
+  }
+
+  private async reclaim(
+    lease: { leaseOwner: string; leaseExpiresAt: Date; updatedAt: Date },
+    limit: number,
+    def: WorkflowDefinition<any>,
+    now: Date,
+    keyFree: SQL | undefined,
+  ): Promise<WorkflowRunRow[]> {
+    const orphans = this.db
+      .select({ id: workflowRuns.id })
+      .from(workflowRuns)
+      .where(and(eq(workflowRuns.workflow, def.name), eq(workflowRuns.status, 'running'), lt(workflowRuns.leaseExpiresAt, now), keyFree))
+      .orderBy(asc(workflowRuns.nextRunAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    return this.db
+      .update(workflowRuns)
+      .set({ ...lease, attempt: sql`${workflowRuns.attempt} + 1`, lastError: 'interrupted: the process running it stopped' })
+      .where(inArray(workflowRuns.id, orphans))
+      .returning();
   }
 
   private launch(def: WorkflowDefinition<any>, run: WorkflowRunRow): void {
@@ -198,7 +231,7 @@ export class EmbeddedRunner {
         if (left > 0) this.activeByKey.set(slot, left);
         else this.activeByKey.delete(slot);
       }
-      this.notify();
+      this.notify([def.name]); // a slot is free
     });
     this.inflight.add(task);
   }
@@ -274,13 +307,15 @@ export class EmbeddedRunner {
       if (seen.has(id)) throw new Error(`step id "${id}" used twice in workflow ${run.workflow}`);
       seen.add(id);
     };
+    // The run's stored step results, read once per execution (each step id is used once in it).
+    let steps: Promise<Map<string, (typeof workflowSteps.$inferSelect)['output']>> | null = null;
     const stored = async (id: string) => {
-      const [row] = await this.db
-        .select({ output: workflowSteps.output })
+      steps ??= this.db
+        .select({ stepId: workflowSteps.stepId, output: workflowSteps.output })
         .from(workflowSteps)
-        .where(and(eq(workflowSteps.runId, run.id), eq(workflowSteps.stepId, id)))
-        .limit(1);
-      return row?.output;
+        .where(eq(workflowSteps.runId, run.id))
+        .then((rows) => new Map(rows.map((r) => [r.stepId, r.output])));
+      return (await steps).get(id);
     };
     const tools: StepTools = {
       run: async <T>(id: string, fn: () => Promise<T>): Promise<T> => {
@@ -312,7 +347,7 @@ export class EmbeddedRunner {
           await enqueueWorkflowsForEvent(this.db, [...this.defs.values()], event.name, event.data, this.now());
           return null;
         });
-        this.notify();
+        this.notify([...this.defs.values()].filter((d) => d.event === event.name).map((d) => d.name));
       },
     };
     return tools;

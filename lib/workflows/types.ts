@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ServiceContext } from '@/lib/context';
+import type { DbOrTx } from '@/lib/db/client';
 
 /** What a workflow may do besides plain code: memoised steps, durable sleeps, and events. */
 export interface StepTools {
@@ -37,6 +38,12 @@ export interface WorkflowDefinition<I extends Record<string, unknown> = Record<s
    * the field count only toward the total.
    */
   concurrencyKey?: ConcurrencyKey<I>;
+  /**
+   * For a workflow started by a domain event: checked inside the transaction that records the
+   * event, and the run is queued only when it resolves true. A cheap query here spares a run that
+   * would find nothing to do (about ten statements on the embedded database).
+   */
+  when?(tx: DbOrTx, input: I): Promise<boolean>;
   /** Retries after the first attempt when a step throws. */
   retries: number;
   run(input: I, step: StepTools, ctx: WorkflowContext): Promise<unknown>;

@@ -9,4 +9,4 @@ export interface RunningServer {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
-export declare function runServer(options?: { env?: Record<string, string>; port?: number; timeoutMs?: number }): Promise<RunningServer>;
+export declare function runServer(options?: { env?: Record<string, string>; port?: number; timeoutMs?: number; nodeArgs?: string[] }): Promise<RunningServer>;

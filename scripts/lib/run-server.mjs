@@ -15,9 +15,9 @@ export function freePort() {
   });
 }
 
-export async function runServer({ env = {}, port, timeoutMs = 60_000 } = {}) {
+export async function runServer({ env = {}, port, timeoutMs = 60_000, nodeArgs = [] } = {}) {
   port ??= await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'scripts', 'start.mjs')], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
