@@ -56,6 +56,56 @@ async function failure(promise: Promise<unknown>): Promise<ExtractionError> {
   return err as ExtractionError;
 }
 
+/** Pids of this process's extraction workers (node children running the worker bundle). */
+function workerPids(): number[] {
+  const cmdline = (pid: number) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  return descendants(process.pid)
+    .filter((p) => p.ppid === process.pid && cmdline(p.pid).includes('extraction-worker'))
+    .map((p) => p.pid);
+}
+
+describe('extraction worker reuse', () => {
+  const small = path.join(tmp, 'small.md');
+  fs.writeFileSync(small, '# Short\n\nA short document.\n');
+  const smallTask = (reuse: ExtractionWorkerPool, memoryMb: number, file = small) =>
+    reuse.run({
+      input: { path: file, mimeType: file.endsWith('.pdf') ? 'application/pdf' : 'text/markdown', extension: path.extname(file), mode: 'simple', options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false }, maxPages: 1000, tmpDir: tmp },
+      onProgress: () => {},
+      signal: new AbortController().signal,
+      limits: { timeoutMs: 60_000, memoryMb },
+    });
+
+  it('keeps one worker for many short documents, and replaces one a task left holding much of its memory', async () => {
+    const reuse = new ExtractionWorkerPool();
+    try {
+      const seen = new Set<number>();
+      for (let i = 0; i < 40; i++) {
+        await smallTask(reuse, 2048);
+        for (const pid of workerPids()) seen.add(pid);
+      }
+      expect(seen.size).toBe(1);
+      const [first] = seen;
+      // A 400-page PDF leaves the worker well above 40% of a 256 MB limit: it is replaced, and the
+      // replacement is started at once, before the next task asks for it.
+      await smallTask(reuse, 256, bigPdf);
+      expect(await waitFor(() => !isAlive(first), 5_000)).toBe(true);
+      expect(await waitFor(() => workerPids().length === 1, 5_000)).toBe(true);
+      const spare = workerPids()[0];
+      expect(spare).not.toBe(first);
+      await smallTask(reuse, 256);
+      expect(workerPids()).toEqual([spare]);
+    } finally {
+      await reuse.close();
+    }
+  }, 120_000);
+});
+
 describe('extraction worker processes', () => {
   it('extract in a child process and report progress page by page', async () => {
     const seen: number[] = [];

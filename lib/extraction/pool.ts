@@ -30,7 +30,13 @@ type ChildMessage =
   | { type: 'error'; code: ExtractionErrorCode; message: string }
   | { type: 'program'; pid: number; running: boolean };
 
-const TASKS_PER_WORKER = 25;
+/**
+ * A worker is replaced after this many tasks, or sooner when a task leaves it holding more than
+ * RECYCLE_SHARE of its memory limit. Starting one takes about half a second, so replacing workers
+ * often (it was every 25 tasks) cost short documents more than their extraction.
+ */
+const TASKS_PER_WORKER = 500;
+const RECYCLE_SHARE = 0.4;
 const IDLE_MS = 60_000;
 const MEMORY_POLL_MS = 250;
 
@@ -109,14 +115,35 @@ export class ExtractionWorkerPool {
     return this.spawn(await ensureWorkerBundle(), memoryMb);
   }
 
-  private release(worker: PooledWorker): void {
-    if (!worker.child.connected || worker.tasks >= TASKS_PER_WORKER) {
+  /** After a task that ran under a limit of `memoryMb`: keeps the worker for the next, or replaces it. */
+  private release(worker: PooledWorker, memoryMb: number): void {
+    if (!worker.child.connected) {
       this.kill(worker);
       return;
     }
+    const pid = worker.child.pid;
+    if (worker.tasks >= TASKS_PER_WORKER || (pid && residentMb(pid) > memoryMb * RECYCLE_SHARE)) {
+      this.kill(worker);
+      // A replacement starts now, while it is not awaited, instead of when the next task comes.
+      void this.warmSpare(memoryMb);
+      return;
+    }
+    this.park(worker);
+  }
+
+  private park(worker: PooledWorker): void {
     worker.idleTimer = setTimeout(() => this.kill(worker), IDLE_MS);
     worker.idleTimer.unref();
     this.idle.push(worker);
+  }
+
+  private async warmSpare(memoryMb: number): Promise<void> {
+    if (this.closing) return;
+    try {
+      this.park(this.spawn(await ensureWorkerBundle(), memoryMb));
+    } catch {
+      // the next task starts one itself
+    }
   }
 
   async run(task: WorkerTask): Promise<ExtractResult> {
@@ -133,7 +160,7 @@ export class ExtractionWorkerPool {
         child.off('message', onMessage);
         child.off('exit', onExit);
         task.signal.removeEventListener('abort', onAbort);
-        if (keep) this.release(worker);
+        if (keep) this.release(worker, task.limits.memoryMb);
         else this.kill(worker);
         if (error) reject(error);
         else resolve(result!);
