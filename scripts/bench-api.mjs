@@ -58,7 +58,10 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-'));
   const env = { QUARRY_DATA_DIR: dataDir, QUARRY_ADMIN_KEY: ADMIN, QUARRY_RATE_LIMIT_PER_MINUTE: '100000000' };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-  const server = await runServer({ env });
+  // BENCH_PROFILE=<dir>: a V8 CPU profile of the server process.
+  const profile = process.env.BENCH_PROFILE;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`, '--cpu-prof-name=server-api.cpuprofile'] : [];
+  const server = await runServer({ env, nodeArgs });
   const auth = { authorization: `Bearer ${ADMIN}` };
   try {
     const form = new FormData();
