@@ -1,9 +1,9 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
-import type { DbOrTx, Db } from '@/lib/db/client';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type DbOrTx, type Db } from '@/lib/db/client';
 import { paginate, type Page } from '@/lib/db/paginate';
 import { events, type EventRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
-import { fanOutEvent } from '@/lib/webhooks/fanout';
+import { fanOutEvent, subscribedWebhookIds } from '@/lib/webhooks/fanout';
 import { startEventWorkflows } from '@/lib/workflows/triggers';
 
 export const EVENT_TYPES = [
@@ -47,14 +47,29 @@ export async function recordEvent(
   data: Record<string, unknown>,
   requestId?: string | null,
 ): Promise<EventView> {
-  const [row] = await tx
-    .insert(events)
-    .values({ id: newId('event'), type, data, requestId: requestId ?? null })
-    .returning();
-  const view = toEventView(row);
-  await fanOutEvent(tx, view);
+  // The event and the webhooks it goes to in one statement (it is recorded for most changes).
+  const [row] = await queryRows<{ id: string; type: string; data: Record<string, unknown> | string; created_at: Date | string; webhook_ids: string[] | string }>(
+    tx,
+    sql`with inserted as (
+        insert into ${events} (id, type, data, request_id)
+        values (${newId('event')}, ${type}, ${JSON.stringify(data)}::jsonb, ${requestId ?? null})
+        returning id, type, data, created_at
+      )
+      select inserted.*, ${subscribedWebhookIds(type)} as webhook_ids from inserted`,
+  );
+  // As stored (jsonb orders keys), like the event list shows it; a driver may answer jsonb as text.
+  const stored = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data;
+  const view: EventView = { id: row.id, type: row.type, created_at: new Date(row.created_at).toISOString(), data: stored };
+  await fanOutEvent(tx, view, new Date(), textArray(row.webhook_ids));
   await startEventWorkflows(tx, type, data);
   return view;
+}
+
+/** A text array as the driver answers it: an array, or PostgreSQL's literal ("{a,b}") from a driver that does not parse it. */
+function textArray(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, '');
+  return inner === '' ? [] : inner.split(',').map((v) => v.replace(/^"|"$/g, ''));
 }
 
 export async function listEvents(

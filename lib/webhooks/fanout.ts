@@ -1,4 +1,4 @@
-import { and, arrayOverlaps, eq } from 'drizzle-orm';
+import { and, arrayOverlaps, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@/lib/db/client';
 import { webhookDeliveries, webhooks, type WebhookDeliveryRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
@@ -18,22 +18,36 @@ export function envelopeBody(event: EventEnvelope): string {
 }
 
 /**
- * One delivery per enabled webhook subscribed to the event's type (or to "*"), written in the
- * transaction that records the event, each with its delivery workflow.
+ * The ids of the enabled webhooks subscribed to events of `type` (or to "*"), as an expression
+ * (a text array) for the statement that records the event: the event and its targets in one
+ * round trip.
  */
-export async function fanOutEvent(tx: DbOrTx, event: EventEnvelope, now = new Date()): Promise<string[]> {
-  const targets = await tx
-    .select({ id: webhooks.id })
-    .from(webhooks)
-    .where(and(eq(webhooks.enabled, true), arrayOverlaps(webhooks.events, [event.type, '*'])));
-  if (targets.length === 0) return [];
+export function subscribedWebhookIds(type: string): SQL {
+  return sql`coalesce((select array_agg(w.id order by w.id) from ${webhooks} w where w.enabled and w.events && array[${type}, '*']::text[]), '{}'::text[])`;
+}
+
+/**
+ * One delivery per enabled webhook subscribed to the event's type (or to "*"), written in the
+ * transaction that records the event, each with its delivery workflow. `targets`: the webhooks
+ * already looked up with subscribedWebhookIds in that transaction.
+ */
+export async function fanOutEvent(tx: DbOrTx, event: EventEnvelope, now = new Date(), targets?: readonly string[]): Promise<string[]> {
+  const ids =
+    targets ??
+    (
+      await tx
+        .select({ id: webhooks.id })
+        .from(webhooks)
+        .where(and(eq(webhooks.enabled, true), arrayOverlaps(webhooks.events, [event.type, '*'])))
+    ).map((t) => t.id);
+  if (ids.length === 0) return [];
   const payload = envelopeBody(event);
-  const ids: string[] = [];
-  for (const target of targets) {
-    const row = await queueDelivery(tx, { webhookId: target.id, eventId: event.id, eventType: event.type, payload }, now);
-    ids.push(row.id);
+  const deliveries: string[] = [];
+  for (const webhookId of ids) {
+    const row = await queueDelivery(tx, { webhookId, eventId: event.id, eventType: event.type, payload }, now);
+    deliveries.push(row.id);
   }
-  return ids;
+  return deliveries;
 }
 
 /** A pending delivery (new `del_` id) with the workflow run that sends it, in the caller's transaction. */
