@@ -60,7 +60,7 @@ export async function recordEvent(
   // As stored (jsonb orders keys), like the event list shows it; a driver may answer jsonb as text.
   const stored = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data;
   const view: EventView = { id: row.id, type: row.type, created_at: new Date(row.created_at).toISOString(), data: stored };
-  await fanOutEvent(tx, view, new Date(), textArray(row.webhook_ids));
+  await fanOutEvent(tx, view, textArray(row.webhook_ids));
   await startEventWorkflows(tx, type, data);
   return view;
 }

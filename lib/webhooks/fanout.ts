@@ -1,4 +1,4 @@
-import { and, arrayOverlaps, eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@/lib/db/client';
 import { webhookDeliveries, webhooks, type WebhookDeliveryRow } from '@/lib/db/schema';
 import { newId } from '@/lib/ids';
@@ -27,23 +27,15 @@ export function subscribedWebhookIds(type: string): SQL {
 }
 
 /**
- * One delivery per enabled webhook subscribed to the event's type (or to "*"), written in the
- * transaction that records the event, each with its delivery workflow. `targets`: the webhooks
- * already looked up with subscribedWebhookIds in that transaction.
+ * One delivery per webhook in `targets` (the enabled webhooks subscribed to the event's type, as
+ * subscribedWebhookIds found them in the statement that recorded the event), written in that
+ * transaction, each with its delivery workflow.
  */
-export async function fanOutEvent(tx: DbOrTx, event: EventEnvelope, now = new Date(), targets?: readonly string[]): Promise<string[]> {
-  const ids =
-    targets ??
-    (
-      await tx
-        .select({ id: webhooks.id })
-        .from(webhooks)
-        .where(and(eq(webhooks.enabled, true), arrayOverlaps(webhooks.events, [event.type, '*'])))
-    ).map((t) => t.id);
-  if (ids.length === 0) return [];
+export async function fanOutEvent(tx: DbOrTx, event: EventEnvelope, targets: readonly string[], now = new Date()): Promise<string[]> {
+  if (targets.length === 0) return [];
   const payload = envelopeBody(event);
   const deliveries: string[] = [];
-  for (const webhookId of ids) {
+  for (const webhookId of targets) {
     const row = await queueDelivery(tx, { webhookId, eventId: event.id, eventType: event.type, payload }, now);
     deliveries.push(row.id);
   }

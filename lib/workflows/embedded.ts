@@ -107,8 +107,7 @@ export class EmbeddedRunner {
 
   /** Every workflow, and runs whose process died. */
   private poll(): void {
-    this.orphansDue = true;
-    this.notify();
+    if (!this.stopped) void this.sweep();
   }
 
   /** Runs everything that is due until nothing is left or under way (tests). */
