@@ -77,7 +77,7 @@ async function main() {
         `${kb.chunkingStrategy.type} chunks of ${kb.chunkingStrategy.chunk_size} tokens`,
     );
 
-    const { loadRate, chunks } = await runIndexing(db, kb, embedder, bulk, incremental);
+    const { loadRate, chunks } = await runIndexing(db, kb, bulk, incremental);
 
     const [current] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id));
     const scope: SearchScope = { kbId: kb.id, generation: current.generation, dimensions: current.embeddingDimensions, conditions: [] };

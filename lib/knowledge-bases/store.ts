@@ -3,7 +3,7 @@ import { queryRows, type DbOrTx } from '@/lib/db/client';
 import { StatementPacer } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
 import type { ChunkRow, ChunkSource } from './prepare';
-import { PostingsWriter, removePostings } from './postings-store';
+import { forgetTails, keepTails, PostingsWriter, removePostings, takeTails } from './postings-store';
 
 /*
  * Chunks of one document in one index generation, with what BM25 keeps beside them
@@ -38,20 +38,22 @@ export interface ChunkTarget {
 
 /**
  * Reserves `count` chunk ordinals of the generation (creating its statistics row), returning the
- * first. Ordinals are never reused within a generation; a re-index starts a new one at 0.
+ * first, and the id of the transaction that last wrote the statistics row before (null when it
+ * is new). Ordinals are never reused within a generation; a re-index starts a new one at 0.
  */
-async function reserveOrdinals(tx: DbOrTx, kbId: string, generation: number, count: number): Promise<number> {
-  const [row] = await queryRows<{ next_ordinal: string | number }>(
+async function reserveOrdinals(tx: DbOrTx, kbId: string, generation: number, count: number): Promise<{ first: number; previousXmin: string | null }> {
+  const [row] = await queryRows<{ next_ordinal: string | number; previous_xmin: string | null }>(
     tx,
-    sql`insert into kb_index_stats (kb_id, generation, chunk_total, term_total, next_ordinal) values (${kbId}, ${generation}, 0, 0, ${count})
+    sql`with previous as (select xmin::text as xmin from kb_index_stats where kb_id = ${kbId} and generation = ${generation})
+        insert into kb_index_stats (kb_id, generation, chunk_total, term_total, next_ordinal) values (${kbId}, ${generation}, 0, 0, ${count})
         on conflict (kb_id, generation) do update set next_ordinal = kb_index_stats.next_ordinal + excluded.next_ordinal
-        returning next_ordinal`,
+        returning next_ordinal, (select xmin from previous) as previous_xmin`,
   );
   const end = Number(row.next_ordinal);
   if (end > MAX_ORDINAL) {
     throw new Error(`This knowledge base's index has numbered ${end.toLocaleString('en-US')} chunks, more than it can: re-index the knowledge base to number them again`);
   }
-  return end - count;
+  return { first: end - count, previousXmin: row.previous_xmin };
 }
 
 const MAX_ORDINAL = 2 ** 31 - 1;
@@ -64,9 +66,9 @@ export async function insertChunks(
   onProgress?: (written: number, total: number) => void,
 ): Promise<void> {
   if (source.count === 0) return;
-  const first = await reserveOrdinals(tx, target.kbId, target.generation, source.count);
+  const { first, previousXmin } = await reserveOrdinals(tx, target.kbId, target.generation, source.count);
   const pacer = new StatementPacer(FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
-  const postings = new PostingsWriter(tx, target.kbId, target.generation);
+  const postings = new PostingsWriter(tx, target.kbId, target.generation, takeTails(target.kbId, target.generation, previousXmin));
   let buffer: ChunkRow[] = [];
   let fetched = 0;
   for (let index = 0; index < source.count; ) {
@@ -94,10 +96,12 @@ export async function insertChunks(
     onProgress?.(index, source.count);
   }
   await postings.flush();
-  await tx.execute(
+  const [stats] = await queryRows<{ xmin: string }>(
+    tx,
     sql`update kb_index_stats set chunk_total = chunk_total + ${source.count}, term_total = term_total + ${source.termTotal}
-        where kb_id = ${target.kbId} and generation = ${target.generation}`,
+        where kb_id = ${target.kbId} and generation = ${target.generation} returning xmin::text as xmin`,
   );
+  if (stats) keepTails(target.kbId, target.generation, stats.xmin, postings.tails);
 }
 
 let cursors = 0;
@@ -148,6 +152,7 @@ export async function deleteChunks(tx: DbOrTx, target: Omit<ChunkTarget, 'dimens
 
 /** Drops a whole generation of a knowledge base: its chunks, statistics and postings. */
 export async function dropGeneration(tx: DbOrTx, kbId: string, generation: number): Promise<void> {
+  forgetTails(kbId, generation);
   const where = sql`kb_id = ${kbId} and generation = ${generation}`;
   await deleteByKeys(tx, sql`select id as key from kb_chunks where ${where}`, (batch) => sql`delete from kb_chunks where id = any(${batch})`);
   await deleteByKeys(

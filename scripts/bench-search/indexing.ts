@@ -4,9 +4,10 @@ import os from 'node:os';
 import { eq, sql } from 'drizzle-orm';
 import { queryRows, type Db, type DbOrTx } from '@/lib/db/client';
 import { kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
-import type { EmbeddingProvider } from '@/lib/embeddings/types';
 import { runDocumentIndexing } from '@/lib/knowledge-bases/indexing';
-import { localChunkSource, prepareChunks } from '@/lib/knowledge-bases/prepare';
+import { embedderRecipeOf } from '@/lib/knowledge-bases/embedder';
+import type { ChunkSource } from '@/lib/knowledge-bases/prepare';
+import { withPreparer } from '@/lib/knowledge-bases/preparer';
 import { insertChunks } from '@/lib/knowledge-bases/store';
 import { ensureVectorIndex, vectorIndexName } from '@/lib/search/vectors';
 import { fmt, int, pool, progress, seconds, verdict } from './common';
@@ -19,50 +20,52 @@ interface LoadResult {
   wallMs: number;
   /** Summed wall time of the storing transactions (they wait for each other's row lock and for the event loop). */
   storeMs: number;
-  /** CPU time of this process inside prepareChunks (it does not yield to the event loop while it runs). */
-  prepareCpuMs: number;
+  /** Summed wall time of the preparing (chunk, embed, analyse) in the indexing threads. */
+  prepareMs: number;
   tokens: number;
   terms: number;
-  /** Distinct terms per document summed: postings rows the document's upserts touch (one bucket each, mostly). */
-  documentTerms: number;
 }
 
 /**
- * Indexes documents as the pipeline does — Markdown read, prepareChunks (chunk, embed, analyse)
- * outside any transaction, then insertChunks in a transaction holding the knowledge base's row
- * lock that also marks the document indexed — timing each step. prepareChunks runs on this
- * thread so its CPU time can be measured (the server runs it in an indexing thread).
+ * Indexes documents as the pipeline does — Markdown read, chunks prepared (chunk, embed, analyse)
+ * in the server's indexing threads outside any transaction, then insertChunks in a transaction
+ * holding the knowledge base's row lock that also marks the document indexed — timing each step.
  */
-async function bulkLoad(db: Db, kb: KnowledgeBaseRow, embedder: EmbeddingProvider, documents: Seeded['documents']): Promise<LoadResult> {
-  const result: LoadResult = { chunks: 0, wallMs: 0, storeMs: 0, prepareCpuMs: 0, tokens: 0, terms: 0, documentTerms: 0 };
+async function bulkLoad(db: Db, kb: KnowledgeBaseRow, documents: Seeded['documents']): Promise<LoadResult> {
+  const result: LoadResult = { chunks: 0, wallMs: 0, storeMs: 0, prepareMs: 0, tokens: 0, terms: 0 };
   const started = performance.now();
   let done = 0;
   await pool(documents, CONCURRENCY, async (doc) => {
     const markdown = await markdownOf(db, doc.id);
-    const cpu = process.cpuUsage();
-    const prepared = await prepareChunks(markdown, kb.chunkingStrategy, embedder, doc.metadata, { maxChunks: Number.POSITIVE_INFINITY });
-    const used = process.cpuUsage(cpu);
-    result.prepareCpuMs += (used.user + used.system) / 1000;
-    const t2 = performance.now();
-    await db.transaction(async (tx) => {
-      await tx.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)).for('update');
-      const target = { kbId: kb.id, documentId: doc.id, generation: kb.generation, dimensions: kb.embeddingDimensions };
-      await insertChunks(tx, target, localChunkSource(prepared));
-      const now = new Date();
-      await tx
-        .update(kbDocuments)
-        .set({ status: 'indexed', chunkCount: prepared.count, indexedAt: now, updatedAt: now })
-        .where(eq(kbDocuments.id, doc.id));
+    await withPreparer(async (preparer) => {
+      const t1 = performance.now();
+      const [prepared] = await preparer.prepare({ markdown, strategies: [kb.chunkingStrategy], embedder: embedderRecipeOf(kb), metadata: doc.metadata });
+      const t2 = performance.now();
+      result.prepareMs += t2 - t1;
+      const source: ChunkSource = {
+        ...prepared,
+        rows: async (start, count) => {
+          const rows = await prepared.rows(start, count);
+          for (const c of rows) {
+            result.tokens += c.tokenCount;
+            result.terms += c.termCount;
+          }
+          return rows;
+        },
+      };
+      await db.transaction(async (tx) => {
+        await tx.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)).for('update');
+        const target = { kbId: kb.id, documentId: doc.id, generation: kb.generation, dimensions: kb.embeddingDimensions };
+        await insertChunks(tx, target, source);
+        const now = new Date();
+        await tx
+          .update(kbDocuments)
+          .set({ status: 'indexed', chunkCount: prepared.count, indexedAt: now, updatedAt: now })
+          .where(eq(kbDocuments.id, doc.id));
+      });
+      result.storeMs += performance.now() - t2;
+      result.chunks += prepared.count;
     });
-    result.storeMs += performance.now() - t2;
-    result.chunks += prepared.count;
-    const documentTerms = new Set<string>();
-    for (const c of prepared.chunks) {
-      result.tokens += c.tokenCount;
-      result.terms += c.termCount;
-      for (const term of Object.keys(JSON.parse(c.termFreqs) as object)) documentTerms.add(term);
-    }
-    result.documentTerms += documentTerms.size;
     if (++done % 100 === 0) progress(`${done}/${documents.length} documents, ${int(result.chunks)} chunks`);
   });
   result.wallMs = performance.now() - started;
@@ -110,14 +113,13 @@ async function buildSearchIndexes(db: Db): Promise<{ hnswMs: number; workers: st
 export async function runIndexing(
   db: Db,
   kb: KnowledgeBaseRow,
-  embedder: EmbeddingProvider,
   bulk: Seeded['documents'],
   incremental: Seeded['documents'],
 ): Promise<{ loadRate: number; chunks: number }> {
   console.log(`\nIndexing (concurrency ${CONCURRENCY})`);
   await dropSearchIndexes(db);
   const cpuBefore = await cpuSnapshot(db);
-  const load = await bulkLoad(db, kb, embedder, bulk);
+  const load = await bulkLoad(db, kb, bulk);
   const cpu = cpuBetween(cpuBefore, await cpuSnapshot(db));
   const loadRate = load.chunks / (load.wallMs / 1000);
   console.log(
@@ -127,26 +129,26 @@ export async function runIndexing(
   );
   const perChunk = (secondsUsed: number) => `${int((secondsUsed * 1e6) / load.chunks)} µs/chunk`;
   console.log(
-    `    CPU: this process ${fmt(cpu.node)} s = ${int((cpu.node / (load.wallMs / 1000)) * 100)}% of its one JavaScript thread ` +
-      `(prepareChunks ${fmt(load.prepareCpuMs / 1000)} s, ${perChunk(load.prepareCpuMs / 1000)}, alone at most ${int(load.chunks / (load.prepareCpuMs / 1000))} chunks/s; ` +
-      `the rest — Markdown reads, SQL building, driver — ${perChunk(cpu.node - load.prepareCpuMs / 1000)}); ` +
+    `    CPU: this process ${fmt(cpu.node)} s (${perChunk(cpu.node)}: the indexing threads' chunking, embedding and analysis, ` +
+      `and on the main thread Markdown reads, SQL building and the driver); ` +
       `PostgreSQL backends ${fmt(cpu.postgres)} s (${perChunk(cpu.postgres)}); other processes ${fmt(cpu.others)} s`,
   );
   console.log(
-    `    storing transactions (insertChunks + document update): ${seconds(load.storeMs)} summed wall time; ` +
-      `${int(load.documentTerms / bulk.length)} distinct terms per document appended to kb_postings; ` +
+    `    preparing in the indexing threads: ${seconds(load.prepareMs)} summed wall time; ` +
+      `storing transactions (insertChunks + document update): ${seconds(load.storeMs)} summed wall time; ` +
       `${os.availableParallelism()} cores, load average ${os.loadavg().map((l) => fmt(l, 2)).join(' ')}`,
   );
-  const [postings] = await queryRows<{ live: string; dead: string; updates: string; hot: string; size: string }>(
+  const [postings] = await queryRows<{ live: string; dead: string; inserts: string; updates: string; hot: string; size: string }>(
     db,
-    sql`select n_live_tup::text as live, n_dead_tup::text as dead, n_tup_upd::text as updates, n_tup_hot_upd::text as hot,
+    sql`select n_live_tup::text as live, n_dead_tup::text as dead, n_tup_ins::text as inserts, n_tup_upd::text as updates, n_tup_hot_upd::text as hot,
                pg_size_pretty(pg_total_relation_size('kb_postings')) as size
         from pg_stat_user_tables where relname = 'kb_postings'`,
   );
   if (postings) {
     console.log(
       `    kb_postings after the load: ${int(Number(postings.live))} live rows, ${int(Number(postings.dead))} dead, ` +
-        `${int(Number(postings.updates))} updates (${int(Number(postings.hot))} HOT), ${postings.size} with its index and TOAST`,
+        `${int(Number(postings.inserts))} inserts and ${int(Number(postings.updates))} updates (${int(Number(postings.hot))} HOT; ` +
+        `${int((Number(postings.inserts) + Number(postings.updates)) / bulk.length)} rows written per document), ${postings.size} with its index and TOAST`,
     );
   }
   const built = await buildSearchIndexes(db);
