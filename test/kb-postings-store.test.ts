@@ -5,6 +5,7 @@ import { kbPostings, knowledgeBases } from '@/lib/db/schema';
 import type { ChunkRow, ChunkSource } from '@/lib/knowledge-bases/prepare';
 import { keepTails, takeTails, type Tail } from '@/lib/knowledge-bases/postings-store';
 import { deleteChunks, insertChunks } from '@/lib/knowledge-bases/store';
+import { StatementPipeline } from '@/lib/db/pacing';
 import { BLOCK_RECORDS, postingList } from '@/lib/search/postings';
 import { lexemesLiteral } from '@/lib/search/tsvector';
 import { toVectorLiteral } from '@/lib/search/vectors';
@@ -42,7 +43,7 @@ async function newDocument(kb: Kb, name: string): Promise<string> {
 }
 
 /** `count` chunks, each holding the term `common` and one of its own. */
-function source(kb: Kb, name: string, count: number): ChunkSource {
+function source(kb: Kb, name: string, count: number, badRow = -1): ChunkSource {
   const vector = toVectorLiteral(Array.from({ length: kb.dimensions }, (_, i) => (i === 0 ? 1 : 0)));
   const rows: ChunkRow[] = Array.from({ length: count }, (_, i) => {
     const terms = { common: 2, [`${name}${i}`]: 1 };
@@ -53,14 +54,17 @@ function source(kb: Kb, name: string, count: number): ChunkSource {
       termCount: 3,
       lexemes: lexemesLiteral(Object.keys(terms)),
       termFreqs: JSON.stringify(terms),
-      vector,
+      vector: i === badRow ? '[1,2' : vector,
     };
   });
   return { count, termTotal: count * 3, rows: async (start, n) => rows.slice(start, start + n) };
 }
 
-async function write(tx: DbOrTx, kb: Kb, documentId: string, name: string, count: number) {
-  await insertChunks(tx, { kbId: kb.id, documentId, generation: kb.generation, dimensions: kb.dimensions }, source(kb, name, count));
+let writes = 0;
+
+/** Writes a document's chunks, every other time with its statements pipelined (as on PostgreSQL). */
+async function write(tx: DbOrTx, kb: Kb, documentId: string, name: string, count: number, pipelined = writes++ % 2 === 1) {
+  await insertChunks(tx, { kbId: kb.id, documentId, generation: kb.generation, dimensions: kb.dimensions }, source(kb, name, count), { pipelined });
 }
 
 async function statsXmin(kb: Kb): Promise<string> {
@@ -156,5 +160,45 @@ describe('postings written with the remembered last blocks', () => {
     const remembered = takeTails(kb.id, kb.generation, await statsXmin(kb));
     // a's 50 records, b's taken out, then c's 50 from ordinal 100: block 0 holds 64 (a's and c's first 14), block 114 the rest.
     expect(remembered.get('common')).toEqual({ block: 114, count: 36 });
+  });
+});
+
+describe('pipelined statements', () => {
+  it('starts statements in the order sent with at most `depth` in flight (the database runs them in that order), and fails later sends and the drain with the first failure', async () => {
+    const pipeline = new StatementPipeline(2);
+    const started: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const statement = (n: number, fail = false) => async () => {
+      started.push(n);
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5 + (n % 3) * 5));
+      inFlight--;
+      if (fail) throw new Error(`statement ${n} failed`);
+    };
+    for (let n = 0; n < 6; n++) await pipeline.send(statement(n));
+    await pipeline.drain();
+    expect(most).toBe(2);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5]);
+
+    await pipeline.send(statement(6, true));
+    await pipeline.send(statement(7));
+    await expect(pipeline.send(statement(8))).rejects.toThrow('statement 6 failed');
+    await expect(pipeline.drain()).rejects.toThrow('statement 6 failed');
+  });
+
+  it('fails the whole write when one pipelined statement fails, leaving nothing behind', async () => {
+    const kb = await newKb();
+    const [a, b] = [await newDocument(kb, 'a'), await newDocument(kb, 'b')];
+    await app.db.transaction((tx) => write(tx, kb, a, 'a', 50));
+    const target = { kbId: kb.id, documentId: b, generation: kb.generation, dimensions: kb.dimensions };
+    await expect(
+      app.db.transaction((tx) => insertChunks(tx, target, source(kb, 'b', 1200, 700), { pipelined: true })),
+    ).rejects.toThrow();
+    const [{ n }] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from kb_chunks where document_id = ${b}`);
+    expect(n).toBe(0);
+    await app.db.transaction((tx) => write(tx, kb, b, 'b', 50, true));
+    await expectConsistent(kb);
   });
 });

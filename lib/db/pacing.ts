@@ -101,3 +101,43 @@ export class ProgressWriter<T = number> {
     await this.chain;
   }
 }
+
+/**
+ * Statements of one transaction sent without waiting for the previous ones' results, so that the
+ * next one is built while the database runs the last (PostgreSQL runs a connection's statements
+ * in the order they arrive; the driver pipelines them). At most `depth` are in flight. A failure
+ * fails every later send and `drain`; the transaction is then rolled back by its caller. Only for
+ * PostgreSQL: the embedded database runs statements on this thread, one at a time, and is paced
+ * instead (StatementPacer).
+ */
+export class StatementPipeline {
+  private inflight: Promise<void>[] = [];
+  private failure: { error: unknown } | null = null;
+
+  constructor(private readonly depth = 4) {}
+
+  async send(statement: () => Promise<unknown>): Promise<void> {
+    this.check();
+    while (this.inflight.length >= this.depth) await this.inflight.shift();
+    this.check();
+    this.inflight.push(
+      statement().then(
+        () => undefined,
+        (error: unknown) => {
+          this.failure ??= { error };
+        },
+      ),
+    );
+  }
+
+  /** Waits for every statement sent; throws the first failure. */
+  async drain(): Promise<void> {
+    await Promise.all(this.inflight);
+    this.inflight = [];
+    this.check();
+  }
+
+  private check(): void {
+    if (this.failure) throw this.failure.error;
+  }
+}

@@ -125,6 +125,7 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
     if (!kb) return { status: 'skipped' };
     const plan = await prepareFor(preparer, kb, await sourceOf(ctx, doc), doc);
     const progress = await progressReporter(ctx, documentId);
+    const pipelined = (await getDatabase()).kind === 'postgres';
     const outcome = await ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId)).for('update');
       if (!locked) return { status: 'skipped' } as const;
@@ -134,10 +135,10 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
       const target = { kbId: kb.id, documentId, dimensions: kb.embeddingDimensions };
       // A run that stored chunks and then crashed before its result was recorded: start over.
       await deleteChunks(tx, { ...target, generation: plan.generation });
-      await insertChunks(tx, { ...target, generation: plan.generation }, plan.active, progress.report);
+      await insertChunks(tx, { ...target, generation: plan.generation }, plan.active, { onProgress: progress.report, pipelined });
       if (plan.pendingGeneration !== null && plan.pending) {
         await deleteChunks(tx, { ...target, generation: plan.pendingGeneration });
-        await insertChunks(tx, { ...target, generation: plan.pendingGeneration }, plan.pending);
+        await insertChunks(tx, { ...target, generation: plan.pendingGeneration }, plan.pending, { pipelined });
       }
       const now = new Date();
       await tx

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
-import { StatementPacer } from '@/lib/db/pacing';
+import { StatementPacer, type StatementPipeline } from '@/lib/db/pacing';
 import { driverBytes, placeRecords, POSTING_BYTES, withoutOrdinals, type PostingRecord } from '@/lib/search/postings';
 import type { ChunkRow } from './prepare';
 
@@ -108,6 +108,8 @@ export class PostingsWriter {
     private readonly kbId: string,
     private readonly generation: number,
     readonly tails: Map<string, Tail> = new Map(),
+    /** PostgreSQL: upserts are sent without waiting (lookups still wait: placing needs their answer). */
+    private readonly pipeline: StatementPipeline | null = null,
   ) {}
 
   /** Adds the records of a batch of chunks whose ordinals start at `first` (after every ordinal added before). */
@@ -130,8 +132,9 @@ export class PostingsWriter {
   async flush(): Promise<void> {
     const terms = [...this.byTerm.keys()];
     for (let start = 0; start < terms.length; ) {
-      const slice = terms.slice(start, start + this.pacer.rows);
-      await this.pacer.run(slice.length, () => this.write(slice));
+      const slice = terms.slice(start, start + (this.pipeline ? MAX_UPSERT_ROWS : this.pacer.rows));
+      if (this.pipeline) await this.write(slice);
+      else await this.pacer.run(slice.length, () => this.write(slice));
       start += slice.length;
     }
     this.byTerm.clear();
@@ -159,7 +162,8 @@ export class PostingsWriter {
       tails.set(term, last && end.block === last.block ? { block: last.block, count: last.count + added } : { block: end.block, count: added });
       return placed.map((b) => ({ term, ...b }));
     });
-    await upsertBlocks(tx, kbId, generation, blocks, 'append');
+    if (this.pipeline) await this.pipeline.send(() => upsertBlocks(tx, kbId, generation, blocks, 'append'));
+    else await upsertBlocks(tx, kbId, generation, blocks, 'append');
   }
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { isExtractionLayout } from '@/lib/chunking/layout';
 import type { ServiceContext } from '@/lib/context';
+import { getDatabase } from '@/lib/db/client';
 import { extractionLayouts, extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
@@ -74,7 +75,7 @@ async function rechunkDocuments(
       if (!current) return 'skipped' as const;
       const target = { kbId: kb.id, documentId, generation };
       await deleteChunks(tx, target);
-      await insertChunks(tx, { ...target, dimensions: kb.embeddingDimensions }, chunks);
+      await insertChunks(tx, { ...target, dimensions: kb.embeddingDimensions }, chunks, { pipelined: (await getDatabase()).kind === 'postgres' });
       await tx.update(kbDocuments).set({ pendingChunkCount: chunks.count }).where(eq(kbDocuments.id, documentId));
       return 'stored' as const;
     });

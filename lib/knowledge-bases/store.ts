@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type DbOrTx } from '@/lib/db/client';
-import { StatementPacer } from '@/lib/db/pacing';
+import { StatementPacer, StatementPipeline } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
 import type { ChunkRow, ChunkSource } from './prepare';
 import { forgetTails, keepTails, PostingsWriter, removePostings, takeTails } from './postings-store';
@@ -58,17 +58,24 @@ async function reserveOrdinals(tx: DbOrTx, kbId: string, generation: number, cou
 
 const MAX_ORDINAL = 2 ** 31 - 1;
 
+export interface InsertOptions {
+  /** Reports chunks written so far. */
+  onProgress?: (written: number, total: number) => void;
+  /**
+   * PostgreSQL: statements go out without waiting for the previous ones (StatementPipeline), in
+   * the largest sizes, so the server builds the next while the database runs the last. Without it
+   * (the embedded database) they are paced.
+   */
+  pipelined?: boolean;
+}
+
 /** Inserts a document's chunks in short statements and adds them to the generation's statistics and postings. */
-export async function insertChunks(
-  tx: DbOrTx,
-  target: ChunkTarget,
-  source: ChunkSource,
-  onProgress?: (written: number, total: number) => void,
-): Promise<void> {
+export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: ChunkSource, options: InsertOptions = {}): Promise<void> {
   if (source.count === 0) return;
   const { first, previousXmin } = await reserveOrdinals(tx, target.kbId, target.generation, source.count);
-  const pacer = new StatementPacer(FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
-  const postings = new PostingsWriter(tx, target.kbId, target.generation, takeTails(target.kbId, target.generation, previousXmin));
+  const pipeline = options.pipelined ? new StatementPipeline() : null;
+  const pacer = new StatementPacer(pipeline ? MAX_INSERT_ROWS : FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
+  const postings = new PostingsWriter(tx, target.kbId, target.generation, takeTails(target.kbId, target.generation, previousXmin), pipeline);
   let buffer: ChunkRow[] = [];
   let fetched = 0;
   for (let index = 0; index < source.count; ) {
@@ -84,18 +91,27 @@ export async function insertChunks(
         sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${index + i}, ${first + index + i}, ${c.content},
              ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${target.dimensions}, ${c.vector}::vector)`,
     );
-    await pacer.run(batch.length, () =>
+    const insert = () =>
       tx.execute(
         sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, ordinal, content, metadata, token_count, term_count, terms, dimensions, embedding)
             values ${sql.join(values, sql`, `)}`,
-      ),
-    );
+      );
+    const written = index + batch.length;
+    if (pipeline) {
+      await pipeline.send(async () => {
+        await insert();
+        options.onProgress?.(written, source.count);
+      });
+    } else {
+      await pacer.run(batch.length, insert);
+      options.onProgress?.(written, source.count);
+    }
     postings.add(batch, first + index);
     if (postings.full) await postings.flush();
-    index += batch.length;
-    onProgress?.(index, source.count);
+    index = written;
   }
   await postings.flush();
+  await pipeline?.drain();
   const [stats] = await queryRows<{ xmin: string }>(
     tx,
     sql`update kb_index_stats set chunk_total = chunk_total + ${source.count}, term_total = term_total + ${source.termTotal}

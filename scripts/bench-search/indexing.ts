@@ -11,7 +11,7 @@ import { withPreparer } from '@/lib/knowledge-bases/preparer';
 import { insertChunks } from '@/lib/knowledge-bases/store';
 import { ensureVectorIndex, vectorIndexName } from '@/lib/search/vectors';
 import { fmt, int, pool, progress, seconds, verdict } from './common';
-import { CONCURRENCY, DIMENSIONS, MAINTENANCE_WORK_MEM } from './config';
+import { CONCURRENCY, DIMENSIONS, MAINTENANCE_WORK_MEM, PGLITE } from './config';
 import { cpuBetween, cpuSnapshot } from './cpu';
 import { markdownOf, serviceContext, type Seeded } from './database';
 
@@ -56,7 +56,7 @@ async function bulkLoad(db: Db, kb: KnowledgeBaseRow, documents: Seeded['documen
       await db.transaction(async (tx) => {
         await tx.select({ id: knowledgeBases.id }).from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)).for('update');
         const target = { kbId: kb.id, documentId: doc.id, generation: kb.generation, dimensions: kb.embeddingDimensions };
-        await insertChunks(tx, target, source);
+        await insertChunks(tx, target, source, { pipelined: !PGLITE });
         const now = new Date();
         await tx
           .update(kbDocuments)
