@@ -77,7 +77,7 @@ async function main() {
         `${kb.chunkingStrategy.type} chunks of ${kb.chunkingStrategy.chunk_size} tokens`,
     );
 
-    const { loadRate, chunks } = await runIndexing(db, kb, bulk, incremental);
+    const { loadRate, pipelineRate, chunks } = await runIndexing(db, kb, bulk, incremental);
 
     const [current] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id));
     const scope: SearchScope = { kbId: kb.id, generation: current.generation, dimensions: current.embeddingDimensions, conditions: [] };
@@ -118,7 +118,7 @@ async function main() {
 
     await reportQueryPlans(sqlContext.db, vocabulary, embedder, scope, sqlContext.exact);
 
-    printGoals(measured.timings, loadRate);
+    printGoals(measured.timings, loadRate, pipelineRate);
     console.log(`\nTotal run time ${seconds(performance.now() - runStarted)}`);
   } finally {
     await server?.stop();

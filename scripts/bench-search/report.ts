@@ -23,7 +23,7 @@ export function printMeanResults(results: Map<Variant, number>): void {
   console.log(`  mean results per query: ${hits}`);
 }
 
-export function printGoals(t: Timings, loadRate: number): void {
+export function printGoals(t: Timings, loadRate: number, pipelineRate: number): void {
   console.log('\nGoals');
   for (const kind of ['semantic', 'hybrid'] as const) {
     const httpP99 = t.p(`HTTP ${kind}`, 99);
@@ -40,4 +40,5 @@ export function printGoals(t: Timings, loadRate: number): void {
     console.log(`  ${v} p99 <= 50 ms: ${fmt(t.p(v, 99), 2)} ms: ${verdict(t.p(v, 99) <= 50)}`);
   }
   console.log(`  indexing >= 1,000 chunks/s (bulk load, builtin embedder): ${int(loadRate)} chunks/s: ${verdict(loadRate >= 1000)}`);
+  console.log(`  indexing >= 1,000 chunks/s (the background workflow's path, HNSW index in place): ${int(pipelineRate)} chunks/s: ${verdict(pipelineRate >= 1000)}`);
 }
