@@ -49,8 +49,8 @@ async function main() {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-search-'));
   if (!PGLITE) await recreateDatabase(DATABASE_URL, false);
-  // Also the process's database (setDatabase): the service functions the benchmark calls look up
-  // which kind it is, and would otherwise open the default one.
+  // Also the process's database (setDatabase), so that nothing the benchmark calls opens the
+  // configured default one beside it.
   const open = async () => {
     const opened = await openDatabase(PGLITE ? { dataDir } : { url: DATABASE_URL });
     setDatabase(opened);

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { queryRows, type DbOrTx } from '@/lib/db/client';
+import { databaseKind, queryRows, type DbOrTx } from '@/lib/db/client';
 import { kbPostings, knowledgeBases } from '@/lib/db/schema';
 import type { ChunkRow, ChunkSource } from '@/lib/knowledge-bases/prepare';
 import { keepTails, takeTails, type Tail } from '@/lib/knowledge-bases/postings-store';
@@ -188,7 +188,11 @@ describe('pipelined statements', () => {
     await expect(pipeline.drain()).rejects.toThrow('statement 6 failed');
   });
 
-  it('fails the whole write when one pipelined statement fails, leaving nothing behind', async () => {
+  it('are used where the database the indexing is given is PostgreSQL', async () => {
+    expect(await databaseKind(app.db)).toBe(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
+  });
+
+  it('fail the whole write when one pipelined statement fails, leaving nothing behind', async () => {
     const kb = await newKb();
     const [a, b] = [await newDocument(kb, 'a'), await newDocument(kb, 'b')];
     await app.db.transaction((tx) => write(tx, kb, a, 'a', 50));

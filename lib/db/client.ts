@@ -99,10 +99,18 @@ async function openPglite(opts: OpenOptions): Promise<DatabaseHandle> {
   }
 }
 
+const kinds = new WeakMap<Db, DatabaseHandle['kind']>();
+
 /** Opens (and migrates) a database: PostgreSQL when a URL is given, embedded PGlite otherwise. */
-export function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
-  if (opts.url) return openPostgres(opts.url, opts.skipMigrations ?? false);
-  return openPglite(opts);
+export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
+  const handle = opts.url ? await openPostgres(opts.url, opts.skipMigrations ?? false) : await openPglite(opts);
+  kinds.set(handle.db, handle.kind);
+  return handle;
+}
+
+/** Which kind of database `db` is: the one openDatabase opened it as, else the process's database's kind. */
+export async function databaseKind(db: Db): Promise<DatabaseHandle['kind']> {
+  return kinds.get(db) ?? (await getDatabase()).kind;
 }
 
 // One database per process, kept on globalThis so module reloads (dev server, tests) share it.

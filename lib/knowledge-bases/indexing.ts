@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
-import { getDatabase } from '@/lib/db/client';
+import { databaseKind } from '@/lib/db/client';
 import { ProgressWriter } from '@/lib/db/pacing';
 import { isExtractionLayout, type ExtractionLayout } from '@/lib/chunking/layout';
 import { extractionLayouts, extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
@@ -125,7 +125,7 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
     if (!kb) return { status: 'skipped' };
     const plan = await prepareFor(preparer, kb, await sourceOf(ctx, doc), doc);
     const progress = await progressReporter(ctx, documentId);
-    const pipelined = (await getDatabase()).kind === 'postgres';
+    const pipelined = (await databaseKind(ctx.db)) === 'postgres';
     const outcome = await ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId)).for('update');
       if (!locked) return { status: 'skipped' } as const;
@@ -174,7 +174,7 @@ const PROGRESS_EVERY_MS = 1_000;
  * PostgreSQL: the embedded database has one connection, busy with that transaction.
  */
 async function progressReporter(ctx: ServiceContext, documentId: string) {
-  const shared = (await getDatabase()).kind === 'postgres';
+  const shared = (await databaseKind(ctx.db)) === 'postgres';
   const writer = new ProgressWriter<{ written: number; total: number }>(async ({ written, total }) => {
     const updatedAt = new Date();
     await ctx.db

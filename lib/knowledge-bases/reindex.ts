@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { isExtractionLayout } from '@/lib/chunking/layout';
 import type { ServiceContext } from '@/lib/context';
-import { getDatabase } from '@/lib/db/client';
+import { databaseKind } from '@/lib/db/client';
 import { extractionLayouts, extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
@@ -64,6 +64,7 @@ async function rechunkDocuments(
       if ((await failDocument(ctx, kb.id, generation, documentId, err)) === 'superseded') return 'superseded';
       continue;
     }
+    const pipelined = (await databaseKind(ctx.db)) === 'postgres';
     const stored = await ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(knowledgeBases).where(eq(knowledgeBases.id, kb.id)).for('update');
       if (!locked || locked.pendingGeneration !== generation) return 'superseded' as const;
@@ -75,7 +76,7 @@ async function rechunkDocuments(
       if (!current) return 'skipped' as const;
       const target = { kbId: kb.id, documentId, generation };
       await deleteChunks(tx, target);
-      await insertChunks(tx, { ...target, dimensions: kb.embeddingDimensions }, chunks, { pipelined: (await getDatabase()).kind === 'postgres' });
+      await insertChunks(tx, { ...target, dimensions: kb.embeddingDimensions }, chunks, { pipelined });
       await tx.update(kbDocuments).set({ pendingChunkCount: chunks.count }).where(eq(kbDocuments.id, documentId));
       return 'stored' as const;
     });

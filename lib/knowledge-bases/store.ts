@@ -14,7 +14,7 @@ import { forgetTails, keepTails, PostingsWriter, removePostings, takeTails } fro
  *
  * A large document is written and deleted in many short statements (lib/db/pacing.ts): on the
  * embedded database, maintaining the HNSW index alone costs several milliseconds per row, all on
- * the server's main thread. The statements are written to be planned well without table
+ * the server's main thread. On PostgreSQL the inserts are pipelined instead (InsertOptions). The statements are written to be planned well without table
  * statistics, which the embedded database never gathers: rows are deleted by key, and postings
  * change through upserts (a join of the chunks' terms with kb_postings can otherwise be planned
  * as a nested loop over both).
