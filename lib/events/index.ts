@@ -48,7 +48,7 @@ export async function recordEvent(
   requestId?: string | null,
 ): Promise<EventView> {
   // The event and the webhooks it goes to in one statement (it is recorded for most changes).
-  const [row] = await queryRows<{ id: string; type: string; data: Record<string, unknown> | string; created_at: Date | string; webhook_ids: string[] | string }>(
+  const [row] = await queryRows<{ id: string; type: string; data: Record<string, unknown>; created_at: Date | string; webhook_ids: string[] }>(
     tx,
     sql`with inserted as (
         insert into ${events} (id, type, data, request_id)
@@ -57,19 +57,11 @@ export async function recordEvent(
       )
       select inserted.*, ${subscribedWebhookIds(type)} as webhook_ids from inserted`,
   );
-  // As stored (jsonb orders keys), like the event list shows it; a driver may answer jsonb as text.
-  const stored = typeof row.data === 'string' ? (JSON.parse(row.data) as Record<string, unknown>) : row.data;
-  const view: EventView = { id: row.id, type: row.type, created_at: new Date(row.created_at).toISOString(), data: stored };
-  await fanOutEvent(tx, view, textArray(row.webhook_ids));
+  // The data as stored (jsonb orders keys), like the event list shows it.
+  const view: EventView = { id: row.id, type: row.type, created_at: new Date(row.created_at).toISOString(), data: row.data };
+  await fanOutEvent(tx, view, row.webhook_ids);
   await startEventWorkflows(tx, type, data);
   return view;
-}
-
-/** A text array as the driver answers it: an array, or PostgreSQL's literal ("{a,b}") from a driver that does not parse it. */
-function textArray(value: string[] | string): string[] {
-  if (Array.isArray(value)) return value;
-  const inner = value.replace(/^\{|\}$/g, '');
-  return inner === '' ? [] : inner.split(',').map((v) => v.replace(/^"|"$/g, ''));
 }
 
 export async function listEvents(
