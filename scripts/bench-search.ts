@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
-import { openDatabase, setDatabase, type DatabaseHandle } from '@/lib/db/client';
+import { openDatabase, type DatabaseHandle } from '@/lib/db/client';
 import { knowledgeBases } from '@/lib/db/schema';
 import { embedderFor } from '@/lib/knowledge-bases/embedder';
 import type { SearchScope } from '@/lib/search/query';
@@ -49,13 +49,7 @@ async function main() {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-search-'));
   if (!PGLITE) await recreateDatabase(DATABASE_URL, false);
-  // Also the process's database (setDatabase), so that nothing the benchmark calls opens the
-  // configured default one beside it.
-  const open = async () => {
-    const opened = await openDatabase(PGLITE ? { dataDir } : { url: DATABASE_URL });
-    setDatabase(opened);
-    return opened;
-  };
+  const open = () => openDatabase(PGLITE ? { dataDir } : { url: DATABASE_URL });
   let handle: DatabaseHandle | null = await open();
   const { db } = handle;
   let server: RunningServer | undefined;
@@ -95,7 +89,6 @@ async function main() {
     if (PGLITE) {
       // The embedded database belongs to one process at a time: the server has it while the HTTP
       // variants run, then this process again for the in-process ones.
-      setDatabase(undefined);
       await handle.close();
       handle = null;
       console.log('\nStarting the production server on the embedded database (HTTP variants)...');
@@ -129,7 +122,6 @@ async function main() {
     console.log(`\nTotal run time ${seconds(performance.now() - runStarted)}`);
   } finally {
     await server?.stop();
-    setDatabase(undefined);
     await handle?.close();
     if (!KEEP) {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -42,6 +42,12 @@ async function newDocument(kb: Kb, name: string): Promise<string> {
   return res.body.id;
 }
 
+/** A new knowledge base with three pending documents a, b and c. */
+async function kbWithThreeDocuments(): Promise<{ kb: Kb; a: string; b: string; c: string }> {
+  const kb = await newKb();
+  return { kb, a: await newDocument(kb, 'a'), b: await newDocument(kb, 'b'), c: await newDocument(kb, 'c') };
+}
+
 /** `count` chunks, each holding the term `common` and one of its own. */
 function source(kb: Kb, name: string, count: number, badRow = -1): ChunkSource {
   const vector = toVectorLiteral(Array.from({ length: kb.dimensions }, (_, i) => (i === 0 ? 1 : 0)));
@@ -119,8 +125,7 @@ describe('postings written with the remembered last blocks', () => {
   });
 
   it('does not use what it remembers after a write it did not see', async () => {
-    const kb = await newKb();
-    const [a, b, c] = [await newDocument(kb, 'a'), await newDocument(kb, 'b'), await newDocument(kb, 'c')];
+    const { kb, a, b, c } = await kbWithThreeDocuments();
     await app.db.transaction((tx) => write(tx, kb, a, 'a', 50));
     const xminAfterA = await statsXmin(kb);
     const afterA = takeTails(kb.id, kb.generation, xminAfterA);
@@ -134,8 +139,7 @@ describe('postings written with the remembered last blocks', () => {
   });
 
   it('does not use what a rolled-back transaction wrote', async () => {
-    const kb = await newKb();
-    const [a, b, c] = [await newDocument(kb, 'a'), await newDocument(kb, 'b'), await newDocument(kb, 'c')];
+    const { kb, a, b, c } = await kbWithThreeDocuments();
     await app.db.transaction((tx) => write(tx, kb, a, 'a', 50));
     await expect(
       app.db.transaction(async (tx) => {
@@ -148,8 +152,7 @@ describe('postings written with the remembered last blocks', () => {
   });
 
   it('forgets the tails when a deletion in the same transaction changed the blocks', async () => {
-    const kb = await newKb();
-    const [a, b, c] = [await newDocument(kb, 'a'), await newDocument(kb, 'b'), await newDocument(kb, 'c')];
+    const { kb, a, b, c } = await kbWithThreeDocuments();
     await app.db.transaction((tx) => write(tx, kb, a, 'a', 50));
     await app.db.transaction(async (tx) => {
       await write(tx, kb, b, 'b', 50);
