@@ -29,15 +29,15 @@ beforeAll(async () => {
 });
 
 describe('extraction bundles', () => {
-  it('PDF page threads start from a bundle of their own that imports pdf.js and nothing else', () => {
+  it('PDF page threads start from a bundle of their own that imports the PDF readers (PDFium, pdf.js) and nothing else', () => {
     const thread = importsOf(pdfThreadBundlePath());
     expect(thread.loaded).toEqual([]);
-    expect(thread.onDemand).toEqual(['pdfjs-dist/legacy/build/pdf.mjs']);
+    expect(thread.onDemand.sort()).toEqual(['@embedpdf/pdfium', 'pdfjs-dist/legacy/build/pdf.mjs']);
   });
 
   it('the extraction process imports the heavy packages of single formats only when such a document comes', () => {
     const worker = importsOf(workerBundlePath());
-    const heavy = ['exceljs', 'mammoth', '@kenjiuno/msgreader', '@kenjiuno/decompressrtf', 'postal-mime', 'word-extractor', 'tesseract.js', 'pdfjs-dist/legacy/build/pdf.mjs'];
+    const heavy = ['exceljs', 'mammoth', '@kenjiuno/msgreader', '@kenjiuno/decompressrtf', 'postal-mime', 'word-extractor', 'tesseract.js', 'pdfjs-dist/legacy/build/pdf.mjs', '@embedpdf/pdfium'];
     expect(worker.onDemand).toEqual(expect.arrayContaining(heavy));
     expect(worker.loaded.filter((spec) => heavy.includes(spec))).toEqual([]);
   });

@@ -49,32 +49,26 @@ const MIN_RULE = 4;
 /** Filled rectangles thinner than this are rules; thicker ones contribute their four edges. */
 const THIN = 3;
 
-export function analyzeOperatorList(
-  opList: OperatorListLike,
-  OPS: Ops,
-  viewport: { transform: number[]; width: number; height: number },
-): PageGraphics {
+/** Paint of a path: which of stroke and fill it uses, and whether each is invisible (white). */
+export interface PathPaint {
+  stroke: boolean;
+  fill: boolean;
+  strokeWhite: boolean;
+  fillWhite: boolean;
+}
+
+/**
+ * Collects ruling lines and image coverage from paths and images in device space. Shared by the
+ * pdf.js operator-list reader below and the PDFium reader (pdfium.ts). Path data uses pdf.js's
+ * encoding: 0 moveTo x y, 1 lineTo x y, 2 curveTo x1 y1 x2 y2 x y, 3 curveTo2 x2 y2 x y,
+ * 4 closePath.
+ */
+export function createGraphicsCollector(viewport: { transform: number[]; width: number; height: number }) {
   const hLines: HLine[] = [];
   const vLines: VLine[] = [];
   let images = 0;
   let largestImage = 0;
   const pageArea = Math.max(1, viewport.width * viewport.height);
-  const stack: State[] = [];
-  let st: State = { ctm: viewport.transform.slice(), lineWidth: 1, fillWhite: false, strokeWhite: false };
-  const push = () => stack.push({ ...st, ctm: st.ctm.slice() });
-  const pop = () => {
-    const prev = stack.pop();
-    if (prev) st = prev;
-  };
-  const STROKES = new Set([OPS.stroke, OPS.closeStroke]);
-  const FILLS = new Set([OPS.fill, OPS.eoFill]);
-  const BOTH = new Set([OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
-  const IMAGES = new Set(
-    [OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObject, OPS.paintInlineImageXObjectGroup].filter(
-      (v) => v !== undefined,
-    ),
-  );
-
   const addSegment = (ax: number, ay: number, bx: number, by: number, thickness: number) => {
     if (thickness > 6) return;
     const dx = Math.abs(bx - ax);
@@ -83,16 +77,13 @@ export function analyzeOperatorList(
     else if (dx <= 1 && dy >= MIN_RULE) vLines.push({ x: (ax + bx) / 2, y0: Math.min(ay, by), y1: Math.max(ay, by) });
   };
 
-  const handlePath = (paintOp: number, data: ArrayLike<number>) => {
-    const stroke = STROKES.has(paintOp) || BOTH.has(paintOp);
-    const fill = FILLS.has(paintOp) || BOTH.has(paintOp);
-    if (!stroke && !fill) return;
-    const useStroke = stroke && !st.strokeWhite;
-    const useFill = fill && !st.fillWhite;
+  const path = (c: readonly number[], lineWidth: number, paint: PathPaint, data: ArrayLike<number>) => {
+    if (!paint.stroke && !paint.fill) return;
+    const useStroke = paint.stroke && !paint.strokeWhite;
+    const useFill = paint.fill && !paint.fillWhite;
     if (!useStroke && !useFill) return;
-    const c = st.ctm;
     const scale = Math.sqrt(Math.abs(c[0] * c[3] - c[1] * c[2])) || 1;
-    const thickness = st.lineWidth * scale;
+    const thickness = lineWidth * scale;
     // Points of the current subpath (device space); `straight` turns false on curves.
     let pts: number[] = [];
     let straight = true;
@@ -166,6 +157,45 @@ export function analyzeOperatorList(
     flush(false);
   };
 
+  const image = (c: readonly number[]) => {
+    images++;
+    // The unit square in image space → its bounding box on the page.
+    const xs = [c[4], c[0] + c[4], c[2] + c[4], c[0] + c[2] + c[4]];
+    const ys = [c[5], c[1] + c[5], c[3] + c[5], c[1] + c[3] + c[5]];
+    const w = Math.min(viewport.width, Math.max(...xs)) - Math.max(0, Math.min(...xs));
+    const h = Math.min(viewport.height, Math.max(...ys)) - Math.max(0, Math.min(...ys));
+    if (w > 0 && h > 0) largestImage = Math.max(largestImage, Math.min(1, (w * h) / pageArea));
+  };
+  return { path, image, result: (): PageGraphics => ({ hLines, vLines, images, largestImage }) };
+}
+
+export function analyzeOperatorList(
+  opList: OperatorListLike,
+  OPS: Ops,
+  viewport: { transform: number[]; width: number; height: number },
+): PageGraphics {
+  const collector = createGraphicsCollector(viewport);
+  const stack: State[] = [];
+  let st: State = { ctm: viewport.transform.slice(), lineWidth: 1, fillWhite: false, strokeWhite: false };
+  const push = () => stack.push({ ...st, ctm: st.ctm.slice() });
+  const pop = () => {
+    const prev = stack.pop();
+    if (prev) st = prev;
+  };
+  const STROKES = new Set([OPS.stroke, OPS.closeStroke]);
+  const FILLS = new Set([OPS.fill, OPS.eoFill]);
+  const BOTH = new Set([OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  const IMAGES = new Set(
+    [OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageXObjectRepeat, OPS.paintImageMaskXObject, OPS.paintInlineImageXObjectGroup].filter(
+      (v) => v !== undefined,
+    ),
+  );
+  const handlePath = (paintOp: number, data: ArrayLike<number>) => {
+    const stroke = STROKES.has(paintOp) || BOTH.has(paintOp);
+    const fill = FILLS.has(paintOp) || BOTH.has(paintOp);
+    collector.path(st.ctm, st.lineWidth, { stroke, fill, strokeWhite: st.strokeWhite, fillWhite: st.fillWhite }, data);
+  };
+
   const { fnArray, argsArray } = opList;
   const n = fnArray.length;
   for (let i = 0; i < n; i++) {
@@ -221,21 +251,12 @@ export function analyzeOperatorList(
         break;
       }
       default:
-        if (IMAGES.has(fn)) {
-          images++;
-          const c = st.ctm;
-          // The unit square in image space → its bounding box on the page.
-          const xs = [c[4], c[0] + c[4], c[2] + c[4], c[0] + c[2] + c[4]];
-          const ys = [c[5], c[1] + c[5], c[3] + c[5], c[1] + c[3] + c[5]];
-          const w = Math.min(viewport.width, Math.max(...xs)) - Math.max(0, Math.min(...xs));
-          const h = Math.min(viewport.height, Math.max(...ys)) - Math.max(0, Math.min(...ys));
-          if (w > 0 && h > 0) largestImage = Math.max(largestImage, Math.min(1, (w * h) / pageArea));
-        }
+        if (IMAGES.has(fn)) collector.image(st.ctm);
     }
   }
-  return { hLines, vLines, images, largestImage };
+  return collector.result();
 }
 
-function apply(m: number[], x: number, y: number): [number, number] {
+function apply(m: readonly number[], x: number, y: number): [number, number] {
   return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
 }

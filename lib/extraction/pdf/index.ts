@@ -1,5 +1,6 @@
 /**
- * PDF → Markdown with pdf.js (text layer, layout analysis, tables) and OCR where the text layer
+ * PDF → Markdown: the text layer read by PDFium (pdfium.ts) or, for the pages it hands back and
+ * when `QUARRY_PDF_TEXT=pdfjs`, by pdf.js; layout analysis and tables; OCR where the text layer
  * is missing.
  *
  * Modes:
@@ -11,7 +12,7 @@
  * - advanced: every page is OCRed and merged with the text layer (see mergeOcr in ocr-merge.ts:
  *   the structured text layer wins where it is usable, OCR fills in what only exists as pixels).
  *
- * Per page: getTextContent → frames of runs (runs.ts) → rows, segments, columns, lines, blocks
+ * Per page: PDFium's characters or pdf.js's getTextContent (the same item shape) → frames of runs (runs.ts) → rows, segments, columns, lines, blocks
  * (layout.ts) → Markdown once all pages are known (markdown.ts: heading levels need the body
  * size of the whole document; repeated running headers are dropped). Images are never decoded
  * (maxImageSize 1); the operator list (ruling lines for tables, font names for bold/monospace)
@@ -42,6 +43,7 @@ import {
 } from './pdfjs';
 import { buildFrames, fontFlagsFromName, type FontFlags, type FontStyleLike, type TextItemLike } from './runs';
 import { ligatureRepairs, repairLigatureWords } from './rtl-ligatures';
+import { openPdfium, PdfiumDocument } from './pdfium';
 import { Probe } from './probe';
 import { extractInThreads, planThreads } from './threads';
 import { detectBorderedTables, type DetectedTable } from './tables';
@@ -78,6 +80,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   const { pdfjs, dir } = await loadPdfjs();
   const task = openDocument(pdfjs, dir, data, { maxImageSize: 1 });
   let probe: Probe | null = null;
+  let pdfium: PdfiumDocument | null = null;
   try {
     let doc: PdfDocument;
     try {
@@ -103,6 +106,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     const wantOcr = input.mode !== 'simple' && ocr !== null;
     if (input.mode === 'normal' && wantOcr) probe = new Probe(pdfjs, dir, input.path, signal);
 
+    pdfium = await openPdfium(input.path);
     const tally: OcrTally = { attempts: 0, best: null };
     const threads = planThreads(numPages);
     let texts: PageText[];
@@ -114,7 +118,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         if (!needOcr) pageDone();
       };
       texts = await extractInThreads(input, numPages, threads, wantOcr, countPage, () =>
-        extractRange(pdfjs, doc, 1, Math.ceil(numPages / threads), input, wantOcr, probe, (t) => countPage(t.needOcr)),
+        extractRange(pdfjs, doc, 1, Math.ceil(numPages / threads), input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),
       );
       for (const t of texts) {
         if (!t.needOcr) continue;
@@ -123,7 +127,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         pageDone();
       }
     } else {
-      texts = await extractRange(pdfjs, doc, 1, numPages, input, wantOcr, probe, async (t) => {
+      texts = await extractRange(pdfjs, doc, 1, numPages, input, wantOcr, probe, pdfium, async (t) => {
         if (t.needOcr) t.blocks = mergeOcr(t.blocks, t.usable, await runOcr(ocr!, input, t.page, tally), input.options.preserve_layout);
         pageDone();
       });
@@ -142,6 +146,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     const { markdown, layout } = renderDocumentWithLayout(pages);
     return { markdown, totalPages: numPages, metadata, layout };
   } finally {
+    pdfium?.close();
     await probe?.destroy();
     await task.destroy().catch(() => {});
   }
@@ -159,6 +164,7 @@ export async function extractRange(
   input: ExtractInput,
   wantOcr: boolean,
   probe: Probe | null,
+  pdfium: PdfiumDocument | null,
   onPage: (text: PageText) => Promise<void> | void,
 ): Promise<PageText[]> {
   const { signal } = input;
@@ -179,17 +185,28 @@ export async function extractRange(
   const texts: PageText[] = [];
   for (let n = from; n <= to; n++) {
     throwIfAborted(signal);
-    for (let m = n; m <= Math.min(to, n + LOOKAHEAD); m++) fetchPage(m);
-    const loaded = fetchPage(n);
-    ahead.delete(n);
+    // With PDFium pdf.js reads only the pages handed back to it, so nothing is read ahead.
+    if (!pdfium) for (let m = n; m <= Math.min(to, n + LOOKAHEAD); m++) fetchPage(m);
     let text: PageText;
     try {
-      text = { page: n, ...(await textLayerPage(pdfjs, loaded, n, input, wantOcr, probe, fonts)) };
+      const viaPdfium = pdfium ? pdfiumSource(pdfium, n, input) : null;
+      if (viaPdfium) {
+        text = { page: n, ...(await textLayerPage(pdfjs, viaPdfium, n, input, wantOcr, probe)) };
+      } else {
+        const { page, content } = await abortable(fetchPage(n), signal);
+        try {
+          const source = await pdfjsSource(pdfjs, page, content, input, fonts);
+          text = { page: n, ...(await textLayerPage(pdfjs, source, n, input, wantOcr, probe)) };
+        } finally {
+          page.cleanup();
+        }
+      }
     } catch (err) {
       if (err instanceof ExtractionError) throw err;
       if (signal.aborted) throwIfAborted(signal);
       text = { page: n, blocks: [], usable: false, needOcr: false, failure: (err as Error)?.message ?? String(err) };
     }
+    ahead.delete(n);
     await onPage(text);
     texts.push(text);
   }
@@ -203,81 +220,99 @@ interface LoadedPage {
   content: Awaited<ReturnType<PdfPage['getTextContent']>>;
 }
 
+/** What the layout needs of a page, read by either PDFium or pdf.js. */
+interface PageSource {
+  items: readonly unknown[];
+  styles: Record<string, FontStyleLike>;
+  vp: { transform: number[]; width: number; height: number };
+  fontFlags: (id: string) => FontFlags | null;
+  graphics: PageGraphics | null;
+}
+
+/** Page `n` through PDFium, or null when pdf.js must read it (see pdfium.ts). */
+function pdfiumSource(pdfium: PdfiumDocument, n: number, input: ExtractInput): PageSource | null {
+  let read;
+  try {
+    read = pdfium.readPage(n, (items) => input.options.extract_tables && hasSeparatedPieces(items));
+  } catch {
+    return null;
+  }
+  if (read.unsupported !== null) return null;
+  return { items: read.items, styles: read.styles, vp: read.viewport, fontFlags: (id) => pdfium.fontFlags(id), graphics: read.graphics };
+}
+
+async function pdfjsSource(pdfjs: Pdfjs, page: PdfPage, content: LoadedPage['content'], input: ExtractInput, fonts: Map<string, FontFlags | null>): Promise<PageSource> {
+  const { signal, options } = input;
+  const viewport = page.getViewport({ scale: 1 });
+  const vp = { transform: viewport.transform, width: viewport.width, height: viewport.height };
+  // The operator list costs about half as much again as the text: it is fetched only when it
+  // can matter, i.e. for ruling lines when pieces of text sit side by side on a line (table
+  // cells), and for the names (bold, monospace) of fonts not seen on earlier pages.
+  const unknownFont = content.items.some((it) => 'fontName' in it && !fonts.has(it.fontName) && /\S/.test(it.str));
+  const tableCue = options.extract_tables && hasSeparatedPieces(content.items);
+  // Right-to-left text needs the glyphs to put ligatures in logical order (rtl-ligatures.ts).
+  const rtlText = content.items.some((it) => 'dir' in it && it.dir === 'rtl' && /[\u0600-\u06ff]/.test(it.str));
+  let graphics: PageGraphics | null = null;
+  if (unknownFont || tableCue || rtlText) {
+    const opList = await abortable(page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), signal);
+    for (const id of Object.keys(content.styles)) if (!fonts.has(id)) fonts.set(id, fontFlagsFromName(fontName(page, id)));
+    if (options.extract_tables) graphics = analyzeOperatorList(opList, pdfjs.OPS as unknown as Record<string, number>, vp);
+    if (rtlText) {
+      const repairs = ligatureRepairs(opList.fnArray, opList.argsArray, pdfjs.OPS.showText);
+      for (const it of content.items) if ('dir' in it && it.dir === 'rtl') it.str = repairLigatureWords(it.str, repairs);
+    }
+  }
+  return { items: content.items, styles: content.styles as Record<string, FontStyleLike>, vp, fontFlags: (id) => fonts.get(id) ?? null, graphics };
+}
+
 async function textLayerPage(
   pdfjs: Pdfjs,
-  loaded: Promise<LoadedPage>,
+  source: PageSource,
   n: number,
   input: ExtractInput,
   wantOcr: boolean,
   probe: Probe | null,
-  fonts: Map<string, FontFlags | null>,
 ): Promise<{ blocks: Block[]; usable: boolean; needOcr: boolean }> {
-  const { signal, options } = input;
-  // pdf.js would normalise each chunk before bidi reordering; normalising the reordered item
-  // text instead (buildFrames) is cheaper and keeps Arabic ligature glyphs in logical order.
-  const { page, content } = await abortable(loaded, signal);
+  const { options } = input;
+  const { items, styles, vp, fontFlags, graphics } = source;
+  const frames = buildFrames(items, styles, vp, fontFlags, pdfjs.normalizeUnicode);
+  const stats = textLayerStats(frames);
+
+  let blocks: Block[] = [];
   try {
-    const viewport = page.getViewport({ scale: 1 });
-    const vp = { transform: viewport.transform, width: viewport.width, height: viewport.height };
-    // The operator list costs about half as much again as the text: it is fetched only when it
-    // can matter, i.e. for ruling lines when pieces of text sit side by side on a line (table
-    // cells), and for the names (bold, monospace) of fonts not seen on earlier pages.
-    const unknownFont = content.items.some((it) => 'fontName' in it && !fonts.has(it.fontName) && /\S/.test(it.str));
-    const tableCue = options.extract_tables && hasSeparatedPieces(content.items);
-    // Right-to-left text needs the glyphs to put ligatures in logical order (rtl-ligatures.ts).
-    const rtlText = content.items.some((it) => 'dir' in it && it.dir === 'rtl' && /[\u0600-\u06ff]/.test(it.str));
-    let graphics: PageGraphics | null = null;
-    if (unknownFont || tableCue || rtlText) {
-      const opList = await abortable(page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }), signal);
-      for (const id of Object.keys(content.styles)) if (!fonts.has(id)) fonts.set(id, fontFlagsFromName(fontName(page, id)));
-      if (options.extract_tables) graphics = analyzeOperatorList(opList, pdfjs.OPS as unknown as Record<string, number>, vp);
-      if (rtlText) {
-        const repairs = ligatureRepairs(opList.fnArray, opList.argsArray, pdfjs.OPS.showText);
-        for (const it of content.items) if ('dir' in it && it.dir === 'rtl') it.str = repairLigatureWords(it.str, repairs);
+    for (const frame of frames) {
+      let tables: DetectedTable[] = [];
+      if (frame.key === 'q0' && graphics) {
+        const found = detectBorderedTables(graphics, frame.runs);
+        tables = found.tables;
+        frame.runs = found.rest;
       }
+      const opts = { preserveLayout: options.preserve_layout, extractTables: options.extract_tables, tables, upright: frame.key === 'q0' };
+      const laid = options.preserve_layout ? layoutFramePreserved(frame, opts) : layoutFrame(frame, opts);
+      placeOnPage(laid, frame.key, vp);
+      blocks.push(...laid);
     }
-    const fontFlags = (id: string) => fonts.get(id) ?? null;
-    const frames = buildFrames(content.items, content.styles as Record<string, FontStyleLike>, vp, fontFlags, pdfjs.normalizeUnicode);
-    const stats = textLayerStats(frames);
-
-    let blocks: Block[] = [];
-    try {
-      for (const frame of frames) {
-        let tables: DetectedTable[] = [];
-        if (frame.key === 'q0' && graphics) {
-          const found = detectBorderedTables(graphics, frame.runs);
-          tables = found.tables;
-          frame.runs = found.rest;
-        }
-        const opts = { preserveLayout: options.preserve_layout, extractTables: options.extract_tables, tables, upright: frame.key === 'q0' };
-        const laid = options.preserve_layout ? layoutFramePreserved(frame, opts) : layoutFrame(frame, opts);
-        placeOnPage(laid, frame.key, vp);
-        blocks.push(...laid);
-      }
-    } catch {
-      // A layout the analysis cannot handle must not cost the page its text: fall back to the
-      // text items in content-stream order.
-      blocks = ocrBlocks(plainText(content.items), options.preserve_layout);
-    }
-
-    const usable = textLayerUsable(stats);
-    if (!wantOcr) return { blocks, usable, needOcr: false };
-    let needOcr = input.mode === 'advanced';
-    if (!needOcr) {
-      if (!usable) {
-        // Garbage text → OCR; no text at all → OCR only when the page paints an image (a blank
-        // page, or one with only vector art, is left alone).
-        const mostlyGarbage = stats.chars >= MIN_TEXT_CHARS && stats.garbage > 0.3 * stats.chars;
-        needOcr = mostlyGarbage || (await probe?.images(n))?.images !== 0;
-      } else if (stats.chars < SCAN_TEXT_CHARS) {
-        const g = await probe?.images(n);
-        needOcr = !!g && g.largestImage >= SCAN_IMAGE_AREA;
-      }
-    }
-    return { blocks, usable, needOcr };
-  } finally {
-    page.cleanup();
+  } catch {
+    // A layout the analysis cannot handle must not cost the page its text: fall back to the
+    // text items in content-stream order.
+    blocks = ocrBlocks(plainText(items), options.preserve_layout);
   }
+
+  const usable = textLayerUsable(stats);
+  if (!wantOcr) return { blocks, usable, needOcr: false };
+  let needOcr = input.mode === 'advanced';
+  if (!needOcr) {
+    if (!usable) {
+      // Garbage text → OCR; no text at all → OCR only when the page paints an image (a blank
+      // page, or one with only vector art, is left alone).
+      const mostlyGarbage = stats.chars >= MIN_TEXT_CHARS && stats.garbage > 0.3 * stats.chars;
+      needOcr = mostlyGarbage || (await probe?.images(n))?.images !== 0;
+    } else if (stats.chars < SCAN_TEXT_CHARS) {
+      const g = await probe?.images(n);
+      needOcr = !!g && g.largestImage >= SCAN_IMAGE_AREA;
+    }
+  }
+  return { blocks, usable, needOcr };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { ExtractionError } from '../types';
 import { extractRange, Probe } from './index';
+import { openPdfium, type PdfiumDocument } from './pdfium';
 import { loadPdfjs, openDocument, readPdfFile, toExtractionError } from './pdfjs';
 import type { PdfRangeJob, ThreadMessage } from './threads';
 
@@ -11,6 +12,7 @@ export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promi
   const input = { ...job.input, onProgress: () => {}, signal: controller.signal };
   let task: ReturnType<typeof openDocument> | null = null;
   let probe: Probe | null = null;
+  let pdfium: PdfiumDocument | null = null;
   try {
     const { pdfjs, dir } = await loadPdfjs();
     task = openDocument(pdfjs, dir, await readPdfFile(input.path), { maxImageSize: 1 });
@@ -18,12 +20,14 @@ export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promi
       throw toExtractionError(err);
     });
     if (job.wantOcr && input.mode === 'normal') probe = new Probe(pdfjs, dir, input.path, controller.signal);
-    const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, (t) => send({ type: 'progress', needOcr: t.needOcr }));
+    pdfium = await openPdfium(input.path);
+    const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, pdfium, (t) => send({ type: 'progress', needOcr: t.needOcr }));
     send({ type: 'done', pages });
   } catch (err) {
     const error = err instanceof ExtractionError ? err : new ExtractionError('INTERNAL_ERROR', `PDF extraction failed unexpectedly: ${(err as Error)?.message ?? String(err)}`);
     send({ type: 'error', code: error.code, message: error.message });
   } finally {
+    pdfium?.close();
     await probe?.destroy();
     await task?.destroy().catch(() => {});
   }
