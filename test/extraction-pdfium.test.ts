@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { extractPdf } from '@/lib/extraction/pdf';
 import { analyzeOperatorList } from '@/lib/extraction/pdf/graphics';
-import { decimal, PdfiumDocument, pdfjsViewport } from '@/lib/extraction/pdf/pdfium';
+import { decimal, loadPdfium, PdfiumDocument, pdfjsViewport } from '@/lib/extraction/pdf/pdfium';
 import { loadPdfjs, openDocument } from '@/lib/extraction/pdf/pdfjs';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
@@ -173,5 +173,27 @@ describe('PDFium as the text-layer reader', () => {
     expect(doc.numPages).toBe(12);
     doc.close();
     doc.close();
+  });
+
+  it('after a trap in the module, hands the rest of the document to pdf.js and starts a fresh module for the next', async () => {
+    const before = await loadPdfium();
+    const doc = await open(generated.text);
+    const holder = doc as unknown as { x: Record<string, unknown> };
+    // The exports object is frozen: give the document a copy whose page loader traps.
+    const exports = holder.x;
+    holder.x = Object.create(exports, {
+      FPDF_LoadPage: {
+        value: () => {
+          throw new WebAssembly.RuntimeError('unreachable');
+        },
+      },
+    });
+    expect(() => doc.readPage(1, () => false)).toThrow(WebAssembly.RuntimeError);
+    expect(() => doc.readPage(2, () => false)).toThrow(/stopped on an earlier page/);
+    const after = await loadPdfium();
+    expect(after).not.toBe(before);
+    const next = await open(generated.text);
+    expect(next.readPage(1, () => false).items.length).toBeGreaterThan(0);
+    next.close();
   });
 });

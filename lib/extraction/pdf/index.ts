@@ -118,7 +118,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         if (!needOcr) pageDone();
       };
       texts = await extractInThreads(input, numPages, threads, wantOcr, countPage, () =>
-        extractRange(pdfjs, doc, 1, Math.ceil(numPages / threads), input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),
+        extractRange(pdfjs, () => Promise.resolve(doc), 1, Math.ceil(numPages / threads), input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),
       );
       for (const t of texts) {
         if (!t.needOcr) continue;
@@ -127,7 +127,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         pageDone();
       }
     } else {
-      texts = await extractRange(pdfjs, doc, 1, numPages, input, wantOcr, probe, pdfium, async (t) => {
+      texts = await extractRange(pdfjs, () => Promise.resolve(doc), 1, numPages, input, wantOcr, probe, pdfium, async (t) => {
         if (t.needOcr) t.blocks = mergeOcr(t.blocks, t.usable, await runOcr(ocr!, input, t.page, tally), input.options.preserve_layout);
         pageDone();
       });
@@ -158,7 +158,8 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
  */
 export async function extractRange(
   pdfjs: Pdfjs,
-  doc: PdfDocument,
+  /** The document in pdf.js, opened on first use (with PDFium, only if a page is handed back). */
+  doc: () => Promise<PdfDocument>,
   from: number,
   to: number,
   input: ExtractInput,
@@ -176,7 +177,7 @@ export async function extractRange(
   const fetchPage = (m: number): Promise<LoadedPage> => {
     let pending = ahead.get(m);
     if (!pending) {
-      pending = doc.getPage(m).then(async (page) => ({ page, content: await page.getTextContent({ disableNormalization: true }) }));
+      pending = doc().then((d) => d.getPage(m)).then(async (page) => ({ page, content: await page.getTextContent({ disableNormalization: true }) }));
       pending.catch(() => undefined);
       ahead.set(m, pending);
     }
@@ -191,12 +192,12 @@ export async function extractRange(
     try {
       const viaPdfium = pdfium ? pdfiumSource(pdfium, n, input) : null;
       if (viaPdfium) {
-        text = { page: n, ...(await textLayerPage(pdfjs, viaPdfium, n, input, wantOcr, probe)) };
+        text = { page: n, ...(await textLayerPage(pdfjs, viaPdfium, n, input, wantOcr, () => pdfiumImages(pdfium!, n, probe))) };
       } else {
         const { page, content } = await abortable(fetchPage(n), signal);
         try {
           const source = await pdfjsSource(pdfjs, page, content, input, fonts);
-          text = { page: n, ...(await textLayerPage(pdfjs, source, n, input, wantOcr, probe)) };
+          text = { page: n, ...(await textLayerPage(pdfjs, source, n, input, wantOcr, async () => (await probe?.images(n)) ?? null)) };
         } finally {
           page.cleanup();
         }
@@ -241,6 +242,19 @@ function pdfiumSource(pdfium: PdfiumDocument, n: number, input: ExtractInput): P
   return { items: read.items, styles: read.styles, vp: read.viewport, fontFlags: (id) => pdfium.fontFlags(id), graphics: read.graphics };
 }
 
+/**
+ * The images of a page PDFium reads (its image objects, in forms too), or pdf.js's probe when
+ * PDFium cannot tell. Only asked for pages with little text in normal mode.
+ */
+async function pdfiumImages(pdfium: PdfiumDocument, n: number, probe: Probe | null): Promise<PageGraphics | null> {
+  if (!probe) return null;
+  try {
+    return pdfium.pageGraphics(n);
+  } catch {
+    return probe.images(n);
+  }
+}
+
 async function pdfjsSource(pdfjs: Pdfjs, page: PdfPage, content: LoadedPage['content'], input: ExtractInput, fonts: Map<string, FontFlags | null>): Promise<PageSource> {
   const { signal, options } = input;
   const viewport = page.getViewport({ scale: 1 });
@@ -271,7 +285,8 @@ async function textLayerPage(
   n: number,
   input: ExtractInput,
   wantOcr: boolean,
-  probe: Probe | null,
+  /** What images the page paints (to tell scans from blank pages), null when unknown. */
+  images: () => Promise<PageGraphics | null>,
 ): Promise<{ blocks: Block[]; usable: boolean; needOcr: boolean }> {
   const { options } = input;
   const { items, styles, vp, fontFlags, graphics } = source;
@@ -306,9 +321,9 @@ async function textLayerPage(
       // Garbage text → OCR; no text at all → OCR only when the page paints an image (a blank
       // page, or one with only vector art, is left alone).
       const mostlyGarbage = stats.chars >= MIN_TEXT_CHARS && stats.garbage > 0.3 * stats.chars;
-      needOcr = mostlyGarbage || (await probe?.images(n))?.images !== 0;
+      needOcr = mostlyGarbage || (await images())?.images !== 0;
     } else if (stats.chars < SCAN_TEXT_CHARS) {
-      const g = await probe?.images(n);
+      const g = await images();
       needOcr = !!g && g.largestImage >= SCAN_IMAGE_AREA;
     }
   }

@@ -119,6 +119,18 @@ export interface PdfiumPage {
   unsupported: string | null;
 }
 
+/** What the characters of one text object share. */
+interface TextObjectInfo {
+  handle: number;
+  font: FontEntry | null;
+  fontSize: number;
+  dirX: number;
+  dirY: number;
+  em: number;
+  height: number;
+  scale: readonly number[];
+}
+
 interface FontEntry {
   handle: number;
   id: string;
@@ -132,6 +144,7 @@ export class PdfiumDocument {
   private readonly flagsById = new Map<string, FontFlags | null>();
   private readonly scratch: number;
   private closed = false;
+  private failed = false;
   /** The view box of the page being read. */
   private view: readonly number[] = [0, 0, 0, 0];
   /** The text object of the last character read (vertical writing shows within one object). */
@@ -168,8 +181,15 @@ export class PdfiumDocument {
     this.x.free(this.scratch);
   }
 
-  private f64(ptr: number): number {
-    return new Float64Array(this.x.memory.buffer, ptr, 1)[0];
+  private views: { buffer: ArrayBuffer; f64: Float64Array; f32: Float32Array } | null = null;
+
+  /** Views of the module's memory, made again when it has grown (the old buffer is then detached). */
+  private heap(): { f64: Float64Array; f32: Float32Array } {
+    const v = this.views;
+    if (v && v.f64.length !== 0) return v;
+    const buffer = this.x.memory.buffer;
+    this.views = { buffer, f64: new Float64Array(buffer), f32: new Float32Array(buffer) };
+    return this.views;
   }
 
   private f32(ptr: number, n: number): Float32Array {
@@ -210,17 +230,41 @@ export class PdfiumDocument {
    * Throws when PDFium cannot load the page.
    */
   readPage(n: number, wantGraphics: (items: TextItemLike[]) => boolean): PdfiumPage & { graphics: PageGraphics | null } {
+    if (this.failed) throw new Error('PDFium stopped on an earlier page of this document');
     this.lastObject = 0;
     const x = this.x;
-    const page = x.FPDF_LoadPage(this.doc, n - 1);
-    if (!page) throw new Error(`PDFium could not load page ${n} (error ${x.FPDF_GetLastError()})`);
     try {
-      const viewport = this.viewport(page);
-      const text = this.readText(page, this.view);
-      const graphics = text.unsupported === null && wantGraphics(text.items) ? this.readGraphics(page, viewport) : null;
-      return { ...text, viewport, graphics };
+      const page = x.FPDF_LoadPage(this.doc, n - 1);
+      if (!page) throw new Error(`PDFium could not load page ${n} (error ${x.FPDF_GetLastError()})`);
+      try {
+        const viewport = this.viewport(page);
+        const text = this.readText(page, this.view);
+        const graphics = text.unsupported === null && wantGraphics(text.items) ? this.readGraphics(page, viewport) : null;
+        return { ...text, viewport, graphics };
+      } finally {
+        x.FPDF_ClosePage(page);
+      }
+    } catch (err) {
+      if (err instanceof WebAssembly.RuntimeError || /abort/i.test((err as Error)?.message ?? '')) {
+        // A trap leaves the module's state unknown: pdf.js reads the rest of this document, and
+        // the next document gets a fresh instance.
+        this.failed = true;
+        this.closed = true;
+        loaded = null;
+      }
+      throw err;
+    }
+  }
+
+  /** Ruling lines and images of page `n` (1-based), read on their own. */
+  pageGraphics(n: number): PageGraphics {
+    if (this.failed) throw new Error('PDFium stopped on an earlier page of this document');
+    const page = this.x.FPDF_LoadPage(this.doc, n - 1);
+    if (!page) throw new Error(`PDFium could not load page ${n}`);
+    try {
+      return this.readGraphics(page, this.viewport(page));
     } finally {
-      x.FPDF_ClosePage(page);
+      this.x.FPDF_ClosePage(page);
     }
   }
 
@@ -282,7 +326,8 @@ export class PdfiumDocument {
       let inkEnd = false;
       let prevEm = 0;
       let prevFontSize = 1;
-      let prevScale: [number, number, number, number] = [1, 0, 0, 1];
+      let prevScale: readonly number[] = [1, 0, 0, 1];
+      let obj: TextObjectInfo = { handle: -1, font: null, fontSize: 0, dirX: 1, dirY: 0, em: 0, height: 0, scale: [1, 0, 0, 1] };
       let prevHeight = 0;
       let lastItem: (TextItemLike & { hasEOL?: boolean }) | null = null;
       // pdf.js's two last characters (a space glyph seen since the last glyph counts as ' ').
@@ -321,8 +366,9 @@ export class PdfiumDocument {
         if (u === 0x02) u = 0x2d;
         if (u === 0 || u === 0xfeff || u === 0x200b || u === 0x200e || u === 0x200f) continue;
         x.FPDFText_GetCharOrigin(tp, i, s, s + 8);
-        const ox = this.f64(s);
-        const oy = this.f64(s + 8);
+        const h = this.heap();
+        const ox = h.f64[s >> 3];
+        const oy = h.f64[(s + 8) >> 3];
         const textObject = x.FPDFText_GetTextObject(tp, i);
         if (inkEnd && textObject === this.lastObject) {
           // The glyph before ended where its ink did, which may reach past its advance (an
@@ -349,15 +395,29 @@ export class PdfiumDocument {
           str += ch;
           continue;
         }
-        const font = this.font(textObject);
-        const fontSize = x.FPDFText_GetFontSize(tp, i);
-        x.FPDFText_GetMatrix(tp, i, s + 16);
-        const [a, b, c, d] = this.f32(s + 16, 4);
-        const alongLen = Math.hypot(a, b) || 1;
-        const dirX = a / alongLen;
-        const dirY = b / alongLen;
-        const em = fontSize * alongLen;
-        const height = fontSize * Math.hypot(c, d);
+        // Font, size and matrix belong to the text object: read once per object.
+        if (textObject !== obj.handle || !obj.font) {
+          const fontSize = x.FPDFText_GetFontSize(tp, i);
+          x.FPDFText_GetMatrix(tp, i, s + 16);
+          const h = this.heap();
+          const a = h.f32[(s + 16) >> 2];
+          const b = h.f32[(s + 20) >> 2];
+          const c = h.f32[(s + 24) >> 2];
+          const d = h.f32[(s + 28) >> 2];
+          const alongLen = Math.hypot(a, b) || 1;
+          obj = {
+            handle: textObject,
+            font: this.font(textObject),
+            fontSize,
+            dirX: a / alongLen,
+            dirY: b / alongLen,
+            em: fontSize * alongLen,
+            height: fontSize * Math.hypot(c, d),
+            scale: [decimal(a * fontSize), decimal(b * fontSize), decimal(c * fontSize), decimal(d * fontSize)],
+          };
+        }
+        const { fontSize, dirX, dirY, em, height } = obj;
+        const font = obj.font as FontEntry;
         if (start && (font.handle !== itemFont || fontSize !== itemSize)) flush();
         if (havePrev) {
           const dx = ox - prevEndX;
@@ -399,7 +459,7 @@ export class PdfiumDocument {
           }
         }
         if (!start) {
-          start = [decimal(a * fontSize), decimal(b * fontSize), decimal(c * fontSize), decimal(d * fontSize), decimal(ox), decimal(oy)];
+          start = [obj.scale[0], obj.scale[1], obj.scale[2], obj.scale[3], decimal(ox), decimal(oy)];
           itemEnd = 0;
           itemFont = font.handle;
           itemSize = fontSize;
@@ -413,17 +473,19 @@ export class PdfiumDocument {
         // advance, or the ink where that reaches further).
         let reach = 0;
         if (x.FPDFText_GetLooseCharBox(tp, i, s + 32)) {
-          const [l, t, r, btm] = this.f32(s + 32, 4);
-          reach = Math.max(0, farSide(l, btm, r, t, ox, oy, dirX, dirY));
+          let hp = this.heap();
+          const q = (s + 32) >> 2;
+          reach = Math.max(0, farSide(hp.f32[q], hp.f32[q + 3], hp.f32[q + 2], hp.f32[q + 1], ox, oy, dirX, dirY));
           if (x.FPDFText_GetCharBox(tp, i, s + 48, s + 56, s + 64, s + 72)) {
-            const ink = new Float64Array(x.memory.buffer, s + 48, 4);
-            inkEnd = farSide(ink[0], ink[2], ink[1], ink[3], ox, oy, dirX, dirY) >= reach - 0.01;
+            hp = this.heap();
+            const k = (s + 48) >> 3;
+            inkEnd = farSide(hp.f64[k], hp.f64[k + 2], hp.f64[k + 1], hp.f64[k + 3], ox, oy, dirX, dirY) >= reach - 0.01;
           }
         }
         prevDirX = dirX;
         prevDirY = dirY;
         prevFontSize = fontSize;
-        prevScale = [decimal(a * fontSize), decimal(b * fontSize), decimal(c * fontSize), decimal(d * fontSize)];
+        prevScale = obj.scale;
         prevOx = ox;
         prevOy = oy;
         prevEndX = ox + reach * dirX;

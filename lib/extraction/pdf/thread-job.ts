@@ -2,7 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { ExtractionError } from '../types';
 import { extractRange, Probe } from './index';
 import { openPdfium, type PdfiumDocument } from './pdfium';
-import { loadPdfjs, openDocument, readPdfFile, toExtractionError } from './pdfjs';
+import { loadPdfjs, openDocument, readPdfFile, toExtractionError, type PdfDocument, type PdfLoadingTask } from './pdfjs';
 import type { PdfRangeJob, ThreadMessage } from './threads';
 
 /** The thread side of extractInThreads: reads the text layers of one page range. */
@@ -10,17 +10,23 @@ export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promi
   const send = (message: ThreadMessage) => port.postMessage(message);
   const controller = new AbortController();
   const input = { ...job.input, onProgress: () => {}, signal: controller.signal };
-  let task: ReturnType<typeof openDocument> | null = null;
+  let task: PdfLoadingTask | null = null;
+  let opened: Promise<PdfDocument> | null = null;
   let probe: Probe | null = null;
   let pdfium: PdfiumDocument | null = null;
   try {
     const { pdfjs, dir } = await loadPdfjs();
-    task = openDocument(pdfjs, dir, await readPdfFile(input.path), { maxImageSize: 1 });
-    const doc = await task.promise.catch((err: unknown) => {
-      throw toExtractionError(err);
-    });
+    // pdf.js opens the document only when it must read a page (always without PDFium).
+    const doc = () =>
+      (opened ??= readPdfFile(input.path).then((bytes) => {
+        task = openDocument(pdfjs, dir, bytes, { maxImageSize: 1 });
+        return task.promise.catch((err: unknown) => {
+          throw toExtractionError(err);
+        });
+      }));
     if (job.wantOcr && input.mode === 'normal') probe = new Probe(pdfjs, dir, input.path, controller.signal);
     pdfium = await openPdfium(input.path);
+    if (!pdfium) await doc();
     const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, pdfium, (t) => send({ type: 'progress', needOcr: t.needOcr }));
     send({ type: 'done', pages });
   } catch (err) {
@@ -29,6 +35,7 @@ export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promi
   } finally {
     pdfium?.close();
     await probe?.destroy();
-    await task?.destroy().catch(() => {});
+    await (opened as Promise<PdfDocument> | null)?.catch(() => {});
+    await (task as PdfLoadingTask | null)?.destroy().catch(() => {});
   }
 }
