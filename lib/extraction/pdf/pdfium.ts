@@ -601,7 +601,12 @@ function farSide(l: number, b: number, r: number, t: number, ox: number, oy: num
 export function decimal(v: number): number {
   if (!Number.isFinite(v) || v === 0) return v;
   const f = Math.fround(v);
-  for (let digits = 1; digits <= 9; digits++) {
+  // Whole numbers and up to six decimals (positions and sizes in points), without strings.
+  for (let k = 0, scale = 1; k <= 6; k++, scale *= 10) {
+    const d = Math.round(v * scale) / scale;
+    if (Math.fround(d) === f) return d;
+  }
+  for (let digits = 8; digits <= 9; digits++) {
     const d = Number(v.toPrecision(digits));
     if (Math.fround(d) === f) return d;
   }
