@@ -35,16 +35,28 @@ interface Column {
   x1: number;
 }
 
-function columnsOf(lines: TableLineLike[]): Column[] {
-  const size = lines[0].size;
-  const segs = lines.flatMap((l) => l.segs).sort((a, b) => a.x0 - b.x0);
-  const cols: Column[] = [];
-  for (const s of segs) {
-    const last = cols[cols.length - 1];
-    if (last && s.x0 <= last.x1 + 0.5 * size) last.x1 = Math.max(last.x1, s.x1);
-    else cols.push({ x0: s.x0, x1: s.x1 });
+/**
+ * The columns of a table's lines with one more line's pieces added: pieces sorted by their left
+ * edge merge into a column while they start no more than `tol` after its right edge. The columns
+ * so far are runs of such pieces, so merging them with the new pieces gives what merging every
+ * piece again would. `merged` tells whether two of the old columns became one.
+ */
+function addToColumns(cols: Column[], segs: readonly { x0: number; x1: number }[], tol: number): { cols: Column[]; merged: boolean } {
+  const all = [...cols.map((c) => ({ x0: c.x0, x1: c.x1, old: true })), ...segs.map((s) => ({ x0: s.x0, x1: s.x1, old: false }))].sort((a, b) => a.x0 - b.x0);
+  const out: Column[] = [];
+  let merged = false;
+  let oldInLast = 0;
+  for (const s of all) {
+    const last = out[out.length - 1];
+    if (last && s.x0 <= last.x1 + tol) {
+      last.x1 = Math.max(last.x1, s.x1);
+      if (s.old && ++oldInLast > 1) merged = true;
+    } else {
+      out.push({ x0: s.x0, x1: s.x1 });
+      oldInLast = s.old ? 1 : 0;
+    }
   }
-  return cols;
+  return { cols: out, merged };
 }
 
 function columnIndex(cols: Column[], seg: { x0: number; x1: number }): number {
@@ -107,11 +119,14 @@ function growBody(lines: TableLineLike[], i: number): Body | null {
     if (line.excluded) break;
     const single = line.segs.length < 2;
     if (single && (rows === 0 || !singleFits(line, cols) || line.y - lines[j - 1].y > 1.6 * line.size)) break;
-    const window = [...members, line];
-    const next = columnsOf(window);
-    if (next.length < 2 || window.some((l) => l.segs.length >= 2 && filledColumns(next, l) < 2)) break;
+    const next = addToColumns(cols, line.segs, 0.5 * lines[i].size);
+    if (next.cols.length < 2) break;
+    // Columns only widen as lines join, which keeps every piece in its column: the lines already
+    // in need checking again only when two of their columns have become one.
+    if (line.segs.length >= 2 && filledColumns(next.cols, line) < 2) break;
+    if (next.merged && members.some((l) => l.segs.length >= 2 && filledColumns(next.cols, l) < 2)) break;
     members.push(line);
-    cols = next;
+    cols = next.cols;
     if (!single) rows++;
     if (!single && rows >= 2) best = { end: j, cols, rows };
   }
