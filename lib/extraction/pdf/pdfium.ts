@@ -2,8 +2,9 @@
  * The text layer read with PDFium (the WebAssembly build of `@embedpdf/pdfium`): characters with
  * their positions, sizes and fonts, and the page's paths and images, shaped like pdf.js's text
  * items and operator-list analysis so that the layout, tables and Markdown stages are the same
- * for both. PDFium reads a text layer about as fast as `pdftotext`, several times faster than
- * pdf.js's `getTextContent`.
+ * for both. PDFium reads a text layer in about twice `pdftotext`'s time, several times faster
+ * than pdf.js's `getTextContent`. Its memory is outside the JavaScript heap but counts towards the
+ * worker's resident memory, which the pool watches (RESOURCE_LIMIT_EXCEEDED).
  *
  * PDFium is the first reader; pdf.js stays the reference. A page PDFium cannot render faithfully
  * in this shape is handed back (`unsupported`) and read by pdf.js: right-to-left or vertical
