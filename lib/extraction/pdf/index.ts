@@ -12,9 +12,10 @@
  * - advanced: every page is OCRed and merged with the text layer (see mergeOcr in ocr-merge.ts:
  *   the structured text layer wins where it is usable, OCR fills in what only exists as pixels).
  *
- * Per page: PDFium's characters or pdf.js's getTextContent (the same item shape) → frames of runs (runs.ts) → rows, segments, columns, lines, blocks
- * (layout.ts) → Markdown once all pages are known (markdown.ts: heading levels need the body
- * size of the whole document; repeated running headers are dropped). Images are never decoded
+ * Per page: PDFium's characters or pdf.js's getTextContent (the same item shape) → frames of
+ * runs (runs.ts) → rows, segments, columns, lines, blocks (layout.ts) → Markdown once all pages
+ * are known (markdown.ts: heading levels need the body size of the whole document; repeated
+ * running headers are dropped). Images are never decoded
  * (maxImageSize 1); the operator list (ruling lines for tables, font names for bold/monospace)
  * is only requested for pages that can use it.
  *

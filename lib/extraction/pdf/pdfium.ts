@@ -146,8 +146,6 @@ export class PdfiumDocument {
   private readonly scratch: number;
   private closed = false;
   private failed = false;
-  /** The view box of the page being read. */
-  private view: readonly number[] = [0, 0, 0, 0];
   /** The text object of the last character read (vertical writing shows within one object). */
   private lastObject = 0;
 
@@ -182,14 +180,14 @@ export class PdfiumDocument {
     this.x.free(this.scratch);
   }
 
-  private views: { buffer: ArrayBuffer; f64: Float64Array; f32: Float32Array } | null = null;
+  private views: { f64: Float64Array; f32: Float32Array } | null = null;
 
   /** Views of the module's memory, made again when it has grown (the old buffer is then detached). */
   private heap(): { f64: Float64Array; f32: Float32Array } {
     const v = this.views;
     if (v && v.f64.length !== 0) return v;
     const buffer = this.x.memory.buffer;
-    this.views = { buffer, f64: new Float64Array(buffer), f32: new Float32Array(buffer) };
+    this.views = { f64: new Float64Array(buffer), f32: new Float32Array(buffer) };
     return this.views;
   }
 
@@ -238,8 +236,8 @@ export class PdfiumDocument {
       const page = x.FPDF_LoadPage(this.doc, n - 1);
       if (!page) throw new Error(`PDFium could not load page ${n} (error ${x.FPDF_GetLastError()})`);
       try {
-        const viewport = this.viewport(page);
-        const text = this.readText(page, this.view);
+        const { viewport, view } = this.viewport(page);
+        const text = this.readText(page, view);
         const graphics = text.unsupported === null && wantGraphics(text.items) ? this.readGraphics(page, viewport) : null;
         return { ...text, viewport, graphics };
       } finally {
@@ -263,7 +261,7 @@ export class PdfiumDocument {
     const page = this.x.FPDF_LoadPage(this.doc, n - 1);
     if (!page) throw new Error(`PDFium could not load page ${n}`);
     try {
-      return this.readGraphics(page, this.viewport(page));
+      return this.readGraphics(page, this.viewport(page).viewport);
     } finally {
       this.x.FPDF_ClosePage(page);
     }
@@ -277,8 +275,8 @@ export class PdfiumDocument {
     return [Math.min(l, r), Math.min(b, t), Math.max(l, r), Math.max(b, t)];
   }
 
-  /** The viewport pdf.js computes for scale 1: the crop box within the media box, rotated. */
-  private viewport(page: number): PdfiumPage['viewport'] {
+  /** The view box pdf.js uses (the crop box within the media box) and its viewport at scale 1. */
+  private viewport(page: number): { viewport: PdfiumPage['viewport']; view: readonly number[] } {
     const media = this.box(page, false) ?? [0, 0, 612, 792];
     const crop = this.box(page, true);
     let view = media;
@@ -287,8 +285,7 @@ export class PdfiumDocument {
       if (v[2] > v[0] && v[3] > v[1]) view = v;
     }
     const rotate = ((this.x.FPDFPage_GetRotation(page) % 4) + 4) % 4;
-    this.view = view;
-    return pdfjsViewport(view, rotate * 90);
+    return { viewport: pdfjsViewport(view, rotate * 90), view };
   }
 
   /**
@@ -426,8 +423,7 @@ export class PdfiumDocument {
           const adv = (dx * dirX + dy * dirY) / (prevEm || 1);
           const advY = Math.abs(-dx * dirY + dy * dirX);
           if (adv < NEGATIVE_SPACE) {
-            if (advY > 0.5 * prevHeight) resetLast();
-            else resetLast();
+            resetLast();
             flush(advY > 0.5 * prevHeight);
           } else if (advY > prevHeight) {
             resetLast();
