@@ -39,6 +39,7 @@ import {
   readPdfFile,
   toExtractionError,
   type PdfDocument,
+  type PdfLoadingTask,
   type PdfPage,
   type Pdfjs,
 } from './pdfjs';
@@ -79,10 +80,12 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   throwIfAborted(signal);
   const data = await readPdfFile(input.path);
   const { pdfjs, dir } = await loadPdfjs();
-  const task = openDocument(pdfjs, dir, data, { maxImageSize: 1 });
+  // PDFium copies the bytes; pdf.js then takes them.
+  const pdfium = await openPdfium(data);
+  let task: PdfLoadingTask | null = null;
   let probe: Probe | null = null;
-  let pdfium: PdfiumDocument | null = null;
   try {
+    task = openDocument(pdfjs, dir, data, { maxImageSize: 1 });
     let doc: PdfDocument;
     try {
       doc = await abortable(task.promise, signal);
@@ -107,7 +110,6 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     const wantOcr = input.mode !== 'simple' && ocr !== null;
     if (input.mode === 'normal' && wantOcr) probe = new Probe(pdfjs, dir, input.path, signal);
 
-    pdfium = await openPdfium(input.path);
     const tally: OcrTally = { attempts: 0, best: null };
     const threads = planThreads(numPages);
     let texts: PageText[];
@@ -149,7 +151,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   } finally {
     pdfium?.close();
     await probe?.destroy();
-    await task.destroy().catch(() => {});
+    await task?.destroy().catch(() => {});
   }
 }
 

@@ -11,93 +11,13 @@
  * writing (pdf.js reorders and turns them itself), characters without a Unicode mapping (pdf.js
  * recovers more of them from glyph names), and pages PDFium fails to parse.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createGraphicsCollector, type PageGraphics } from './graphics';
-import { multiplyMatrix, type Matrix } from './matrix';
+import type { PageGraphics } from './graphics';
+import type { Matrix } from './matrix';
+import { readPdfiumGraphics } from './pdfium-graphics';
+import { discardPdfium, loadPdfium, type Exports } from './pdfium-module';
+import { decimal, farSide, pdfjsViewport, type Viewport } from './pdfium-numbers';
 import { fontFlagsFromName, type FontFlags, type FontStyleLike, type TextItemLike } from './runs';
 
-/** The raw exports of the WebAssembly module that this reader calls. */
-interface Exports {
-  memory: WebAssembly.Memory;
-  malloc(size: number): number;
-  free(ptr: number): void;
-  FPDF_LoadMemDocument(data: number, size: number, password: number): number;
-  FPDF_CloseDocument(doc: number): void;
-  FPDF_GetLastError(): number;
-  FPDF_GetPageCount(doc: number): number;
-  FPDF_LoadPage(doc: number, index: number): number;
-  FPDF_ClosePage(page: number): void;
-  FPDFPage_GetRotation(page: number): number;
-  FPDFPage_GetMediaBox(page: number, l: number, b: number, r: number, t: number): number;
-  FPDFPage_GetCropBox(page: number, l: number, b: number, r: number, t: number): number;
-  FPDFPage_CountObjects(page: number): number;
-  FPDFPage_GetObject(page: number, index: number): number;
-  FPDFPageObj_GetType(obj: number): number;
-  FPDFPageObj_GetMatrix(obj: number, matrix: number): number;
-  FPDFPageObj_GetStrokeWidth(obj: number, width: number): number;
-  FPDFPageObj_GetFillColor(obj: number, r: number, g: number, b: number, a: number): number;
-  FPDFPageObj_GetStrokeColor(obj: number, r: number, g: number, b: number, a: number): number;
-  FPDFPath_GetDrawMode(path: number, fillMode: number, stroke: number): number;
-  FPDFPath_CountSegments(path: number): number;
-  FPDFPath_GetPathSegment(path: number, index: number): number;
-  FPDFPathSegment_GetPoint(segment: number, x: number, y: number): number;
-  FPDFPathSegment_GetType(segment: number): number;
-  FPDFPathSegment_GetClose(segment: number): number;
-  FPDFFormObj_CountObjects(form: number): number;
-  FPDFFormObj_GetObject(form: number, index: number): number;
-  FPDFText_LoadPage(page: number): number;
-  FPDFText_ClosePage(textPage: number): void;
-  FPDFText_CountChars(textPage: number): number;
-  FPDFText_GetUnicode(textPage: number, index: number): number;
-  FPDFText_IsGenerated(textPage: number, index: number): number;
-  FPDFText_HasUnicodeMapError(textPage: number, index: number): number;
-  FPDFText_GetTextObject(textPage: number, index: number): number;
-  FPDFText_GetFontSize(textPage: number, index: number): number;
-  FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
-  FPDFText_GetMatrix(textPage: number, index: number, matrix: number): number;
-  FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
-  FPDFText_GetCharBox(textPage: number, index: number, left: number, right: number, bottom: number, top: number): number;
-  FPDFTextObj_GetFont(textObject: number): number;
-  FPDFFont_GetBaseFontName(font: number, buffer: number, length: number): number;
-  FPDFFont_GetFlags(font: number): number;
-}
-
-interface PdfiumModule {
-  pdfium: { wasmExports: Exports };
-  PDFiumExt_Init(): void;
-}
-
-let loaded: Promise<Exports> | null = null;
-
-/** Loads and starts PDFium once per thread. */
-export function loadPdfium(): Promise<Exports> {
-  loaded ??= (async () => {
-    const require = createRequire(pathToFileURL(path.join(process.cwd(), 'package.json')).href);
-    const wasmPath = require.resolve('@embedpdf/pdfium/pdfium.wasm');
-    const wasmBinary = await fs.promises.readFile(wasmPath);
-    const { init } = (await import('@embedpdf/pdfium')) as unknown as { init(o: { wasmBinary: ArrayBuffer }): Promise<PdfiumModule> };
-    const mod = await init({ wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer });
-    mod.PDFiumExt_Init();
-    return mod.pdfium.wasmExports;
-  })();
-  loaded.catch(() => {
-    loaded = null;
-  });
-  return loaded;
-}
-
-/** Object types of FPDFPageObj_GetType. */
-const OBJ_TEXT = 1;
-const OBJ_PATH = 2;
-const OBJ_IMAGE = 3;
-const OBJ_FORM = 5;
-/** Segment types of FPDFPathSegment_GetType. */
-const SEG_LINETO = 0;
-const SEG_BEZIERTO = 1;
-const SEG_MOVETO = 2;
 /** The FixedPitch flag of a font descriptor. */
 const FIXED_PITCH = 1;
 /** pdf.js's spacing thresholds, in ems of the glyph before (see readText). */
@@ -114,8 +34,7 @@ export interface PdfiumPage {
   /** Text items shaped like pdf.js's (`str`, `transform`, `width`, `height`, `fontName`, `dir`). */
   items: TextItemLike[];
   styles: Record<string, FontStyleLike>;
-  /** pdf.js's viewport at scale 1 for the page (crop box, /Rotate applied). */
-  viewport: { transform: number[]; width: number; height: number };
+  viewport: Viewport;
   /** Why pdf.js must read this page instead, or null. */
   unsupported: string | null;
 }
@@ -123,7 +42,7 @@ export interface PdfiumPage {
 /** What the characters of one text object share. */
 interface TextObjectInfo {
   handle: number;
-  font: FontEntry | null;
+  font: FontEntry;
   fontSize: number;
   dirX: number;
   dirY: number;
@@ -146,8 +65,6 @@ export class PdfiumDocument {
   private readonly scratch: number;
   private closed = false;
   private failed = false;
-  /** The text object of the last character read (vertical writing shows within one object). */
-  private lastObject = 0;
 
   private constructor(
     private readonly x: Exports,
@@ -230,7 +147,6 @@ export class PdfiumDocument {
    */
   readPage(n: number, wantGraphics: (items: TextItemLike[]) => boolean): PdfiumPage & { graphics: PageGraphics | null } {
     if (this.failed) throw new Error('PDFium stopped on an earlier page of this document');
-    this.lastObject = 0;
     const x = this.x;
     try {
       const page = x.FPDF_LoadPage(this.doc, n - 1);
@@ -238,7 +154,7 @@ export class PdfiumDocument {
       try {
         const { viewport, view } = this.viewport(page);
         const text = this.readText(page, view);
-        const graphics = text.unsupported === null && wantGraphics(text.items) ? this.readGraphics(page, viewport) : null;
+        const graphics = text.unsupported === null && wantGraphics(text.items) ? readPdfiumGraphics(x, this.scratch, page, viewport) : null;
         return { ...text, viewport, graphics };
       } finally {
         x.FPDF_ClosePage(page);
@@ -249,7 +165,7 @@ export class PdfiumDocument {
         // the next document gets a fresh instance.
         this.failed = true;
         this.closed = true;
-        loaded = null;
+        discardPdfium();
       }
       throw err;
     }
@@ -261,7 +177,7 @@ export class PdfiumDocument {
     const page = this.x.FPDF_LoadPage(this.doc, n - 1);
     if (!page) throw new Error(`PDFium could not load page ${n}`);
     try {
-      return this.readGraphics(page, this.viewport(page).viewport);
+      return readPdfiumGraphics(this.x, this.scratch, page, this.viewport(page).viewport);
     } finally {
       this.x.FPDF_ClosePage(page);
     }
@@ -276,7 +192,7 @@ export class PdfiumDocument {
   }
 
   /** The view box pdf.js uses (the crop box within the media box) and its viewport at scale 1. */
-  private viewport(page: number): { viewport: PdfiumPage['viewport']; view: readonly number[] } {
+  private viewport(page: number): { viewport: Viewport; view: readonly number[] } {
     const media = this.box(page, false) ?? [0, 0, 612, 792];
     const crop = this.box(page, true);
     let view = media;
@@ -312,21 +228,16 @@ export class PdfiumDocument {
       let fontId = '';
       let itemFont = 0;
       let itemSize = 0;
-      // The glyph before: where its advance ends, its em along the baseline and its height.
-      let prevEndX = 0;
-      let prevEndY = 0;
-      let havePrev = false;
+      // The text object of the character being read.
+      let obj: TextObjectInfo | null = null;
+      // The glyph before: its text object, its origin and where its advance ends.
+      let prev: TextObjectInfo | null = null;
       let prevOx = 0;
       let prevOy = 0;
-      let prevDirX = 1;
-      let prevDirY = 0;
+      let prevEndX = 0;
+      let prevEndY = 0;
       /** The glyph before ended where its ink did (see below). */
       let inkEnd = false;
-      let prevEm = 0;
-      let prevFontSize = 1;
-      let prevScale: readonly number[] = [1, 0, 0, 1];
-      let obj: TextObjectInfo = { handle: -1, font: null, fontSize: 0, dirX: 1, dirY: 0, em: 0, height: 0, scale: [1, 0, 0, 1] };
-      let prevHeight = 0;
       let lastItem: (TextItemLike & { hasEOL?: boolean }) | null = null;
       // pdf.js's two last characters (a space glyph seen since the last glyph counts as ' ').
       let older = ' ';
@@ -352,9 +263,9 @@ export class PdfiumDocument {
       };
       // pdf.js's whitespace item: at the end of the glyph before, as wide as the gap in units of
       // the text matrix (not scaled by the font size).
-      const whitespace = (gap: number) => {
-        const [a, b, c, d] = prevScale;
-        items.push({ str: ' ', transform: [a, b, c, d, decimal(prevEndX), decimal(prevEndY)], width: Math.abs(gap) / (prevEm / prevFontSize || 1), height: 0, fontName: fontId, dir: 'ltr' });
+      const whitespace = (before: TextObjectInfo, gap: number) => {
+        const [a, b, c, d] = before.scale;
+        items.push({ str: ' ', transform: [a, b, c, d, decimal(prevEndX), decimal(prevEndY)], width: Math.abs(gap) / (before.em / before.fontSize || 1), height: 0, fontName: fontId, dir: 'ltr' });
       };
       let itemEnd = 0;
       for (let i = 0; i < count; i++) {
@@ -368,15 +279,15 @@ export class PdfiumDocument {
         const ox = h.f64[s >> 3];
         const oy = h.f64[(s + 8) >> 3];
         const textObject = x.FPDFText_GetTextObject(tp, i);
-        if (inkEnd && textObject === this.lastObject) {
+        if (inkEnd && prev && textObject === prev.handle) {
           // The glyph before ended where its ink did, which may reach past its advance (an
           // italic f): the advance ends no later than where the next character of its text
           // object starts.
-          const along = (ox - prevOx) * prevDirX + (oy - prevOy) * prevDirY;
-          const reach = (prevEndX - prevOx) * prevDirX + (prevEndY - prevOy) * prevDirY;
+          const along = (ox - prevOx) * prev.dirX + (oy - prevOy) * prev.dirY;
+          const reach = (prevEndX - prevOx) * prev.dirX + (prevEndY - prevOy) * prev.dirY;
           if (along >= 0 && along < reach) {
-            prevEndX = prevOx + along * prevDirX;
-            prevEndY = prevOy + along * prevDirY;
+            prevEndX = prevOx + along * prev.dirX;
+            prevEndY = prevOy + along * prev.dirY;
           }
         }
         inkEnd = false;
@@ -389,12 +300,12 @@ export class PdfiumDocument {
         const ch = u > 0xffff ? String.fromCodePoint(u) : String.fromCharCode(u);
         if (RTL_CHAR.test(ch)) unsupported ??= 'right-to-left text';
         // Characters of one glyph (a ligature PDFium splits into its letters) share its origin.
-        if (start && havePrev && ox === prevOx && oy === prevOy && textObject === this.lastObject) {
+        if (start && prev && ox === prevOx && oy === prevOy && textObject === prev.handle) {
           str += ch;
           continue;
         }
         // Font, size and matrix belong to the text object: read once per object.
-        if (textObject !== obj.handle || !obj.font) {
+        if (!obj || textObject !== obj.handle) {
           const fontSize = x.FPDFText_GetFontSize(tp, i);
           x.FPDFText_GetMatrix(tp, i, s + 16);
           const h = this.heap();
@@ -414,18 +325,17 @@ export class PdfiumDocument {
             scale: [decimal(a * fontSize), decimal(b * fontSize), decimal(c * fontSize), decimal(d * fontSize)],
           };
         }
-        const { fontSize, dirX, dirY, em, height } = obj;
-        const font = obj.font as FontEntry;
+        const { font, fontSize, dirX, dirY } = obj;
         if (start && (font.handle !== itemFont || fontSize !== itemSize)) flush();
-        if (havePrev) {
+        if (prev) {
           const dx = ox - prevEndX;
           const dy = oy - prevEndY;
-          const adv = (dx * dirX + dy * dirY) / (prevEm || 1);
+          const adv = (dx * dirX + dy * dirY) / (prev.em || 1);
           const advY = Math.abs(-dx * dirY + dy * dirX);
           if (adv < NEGATIVE_SPACE) {
             resetLast();
-            flush(advY > 0.5 * prevHeight);
-          } else if (advY > prevHeight) {
+            flush(advY > 0.5 * prev.height);
+          } else if (advY > prev.height) {
             resetLast();
             flush(true);
           } else {
@@ -434,7 +344,7 @@ export class PdfiumDocument {
               if (older !== ' ' && newer === ' ') {
                 resetLast();
                 flush();
-                whitespace(adv * prevEm);
+                whitespace(prev, adv * prev.em);
               }
             } else if (adv <= SPACE_IN_FLOW_MAX) {
               if (start) {
@@ -444,15 +354,15 @@ export class PdfiumDocument {
             } else {
               flush();
               resetLast();
-              whitespace(adv * prevEm);
+              whitespace(prev, adv * prev.em);
             }
-            if (advY > VERTICAL_SHIFT * prevHeight) flush();
+            if (advY > VERTICAL_SHIFT * prev.height) flush();
           }
           // Vertical writing: glyphs that follow each other across the baseline, not along it.
-          if (textObject === this.lastObject) {
+          if (textObject === prev.handle) {
             const ax = ox - prevOx;
             const ay = oy - prevOy;
-            if (Math.abs(ax * dirX + ay * dirY) < 0.05 * prevEm && Math.abs(-ax * dirY + ay * dirX) > 0.5 * prevHeight) unsupported ??= 'vertical writing';
+            if (Math.abs(ax * dirX + ay * dirY) < 0.05 * prev.em && Math.abs(-ax * dirY + ay * dirX) > 0.5 * prev.height) unsupported ??= 'vertical writing';
           }
         }
         if (!start) {
@@ -465,7 +375,6 @@ export class PdfiumDocument {
         }
         if (saveLast(ch)) str += ' ';
         str += ch;
-        this.lastObject = textObject;
         // Where this glyph's advance ends: the far side of its loose box along the baseline (the
         // advance, or the ink where that reaches further).
         let reach = 0;
@@ -479,17 +388,11 @@ export class PdfiumDocument {
             inkEnd = farSide(hp.f64[k], hp.f64[k + 2], hp.f64[k + 1], hp.f64[k + 3], ox, oy, dirX, dirY) >= reach - 0.01;
           }
         }
-        prevDirX = dirX;
-        prevDirY = dirY;
-        prevFontSize = fontSize;
-        prevScale = obj.scale;
+        prev = obj;
         prevOx = ox;
         prevOy = oy;
         prevEndX = ox + reach * dirX;
         prevEndY = oy + reach * dirY;
-        prevEm = em;
-        prevHeight = height;
-        havePrev = true;
         const s0 = start as Matrix;
         itemEnd = Math.max(itemEnd, (prevEndX - s0[4]) * dirX + (prevEndY - s0[5]) * dirY);
       }
@@ -500,71 +403,6 @@ export class PdfiumDocument {
     }
   }
 
-  private readGraphics(page: number, viewport: PdfiumPage['viewport']): PageGraphics {
-    const x = this.x;
-    const s = this.scratch;
-    const collector = createGraphicsCollector(viewport);
-    const color = (fn: 'FPDFPageObj_GetFillColor' | 'FPDFPageObj_GetStrokeColor', obj: number) => {
-      if (!x[fn](obj, s + 64, s + 68, s + 72, s + 76)) return { white: false, clear: false };
-      const [r, g, b, a] = new Uint32Array(x.memory.buffer, s + 64, 4);
-      return { white: r === 255 && g === 255 && b === 255, clear: a === 0 };
-    };
-    const visit = (obj: number, outer: readonly number[]) => {
-      const type = x.FPDFPageObj_GetType(obj);
-      if (type !== OBJ_PATH && type !== OBJ_IMAGE && type !== OBJ_FORM) return;
-      if (!x.FPDFPageObj_GetMatrix(obj, s + 96)) return;
-      const m = Array.from(this.f32(s + 96, 6));
-      const ctm = multiplyMatrix(outer, m);
-      if (type === OBJ_IMAGE) {
-        collector.image(ctm);
-      } else if (type === OBJ_FORM) {
-        const n = x.FPDFFormObj_CountObjects(obj);
-        for (let i = 0; i < n; i++) visit(x.FPDFFormObj_GetObject(obj, i), ctm);
-      } else {
-        if (!x.FPDFPath_GetDrawMode(obj, s + 128, s + 132)) return;
-        const [fillMode, strokeOn] = new Int32Array(x.memory.buffer, s + 128, 2);
-        const fill = color('FPDFPageObj_GetFillColor', obj);
-        const stroke = color('FPDFPageObj_GetStrokeColor', obj);
-        const lineWidth = x.FPDFPageObj_GetStrokeWidth(obj, s + 136) ? this.f32(s + 136, 1)[0] : 1;
-        const data: number[] = [];
-        const n = x.FPDFPath_CountSegments(obj);
-        for (let i = 0; i < n; i++) {
-          const seg = x.FPDFPath_GetPathSegment(obj, i);
-          if (!seg || !x.FPDFPathSegment_GetPoint(seg, s + 144, s + 148)) continue;
-          const [px, py] = this.f32(s + 144, 2);
-          const kind = x.FPDFPathSegment_GetType(seg);
-          if (kind === SEG_MOVETO) data.push(0, px, py);
-          else if (kind === SEG_LINETO) data.push(1, px, py);
-          else if (kind === SEG_BEZIERTO) {
-            // Three points per curve; only the last (the end point) is a vertex.
-            if (i + 2 < n) {
-              const endSeg = x.FPDFPath_GetPathSegment(obj, i + 2);
-              if (endSeg && x.FPDFPathSegment_GetPoint(endSeg, s + 144, s + 148)) {
-                const [ex, ey] = this.f32(s + 144, 2);
-                data.push(3, 0, 0, ex, ey);
-                if (x.FPDFPathSegment_GetClose(endSeg)) data.push(4);
-              }
-              i += 2;
-              continue;
-            }
-          }
-          if (x.FPDFPathSegment_GetClose(seg)) data.push(4);
-        }
-        collector.path(ctm, lineWidth, {
-          stroke: strokeOn !== 0,
-          fill: fillMode !== 0,
-          strokeWhite: stroke.white || stroke.clear,
-          fillWhite: fill.white || fill.clear,
-        }, data);
-      }
-    };
-    const n = x.FPDFPage_CountObjects(page);
-    for (let i = 0; i < n; i++) {
-      const obj = x.FPDFPage_GetObject(page, i);
-      if (obj && x.FPDFPageObj_GetType(obj) !== OBJ_TEXT) visit(obj, viewport.transform);
-    }
-    return collector.result();
-  }
 }
 
 /**
@@ -575,71 +413,15 @@ export function pdfTextReader(): 'pdfium' | 'pdfjs' {
   return process.env.QUARRY_PDF_TEXT === 'pdfjs' ? 'pdfjs' : 'pdfium';
 }
 
-/** The file opened in PDFium when it reads text layers first, else (or when it cannot) null. */
-export async function openPdfium(file: string): Promise<PdfiumDocument | null> {
+/**
+ * The PDF's bytes opened in PDFium (which copies them) when it reads text layers first, else (or
+ * when it cannot) null.
+ */
+export async function openPdfium(bytes: Uint8Array): Promise<PdfiumDocument | null> {
   if (pdfTextReader() !== 'pdfium') return null;
   try {
-    return await PdfiumDocument.open(new Uint8Array(await fs.promises.readFile(file)));
+    return await PdfiumDocument.open(bytes);
   } catch {
     return null;
   }
-}
-
-/** How far along (dirX, dirY) from (ox, oy) the rectangle [l, r] × [b, t] reaches. */
-function farSide(l: number, b: number, r: number, t: number, ox: number, oy: number, dirX: number, dirY: number): number {
-  return Math.max((l - ox) * dirX, (r - ox) * dirX) + Math.max((b - oy) * dirY, (t - oy) * dirY);
-}
-
-/**
- * PDFium computes in 32-bit floats: 13.9691 comes out as 13.969099998474121, and sizes or
- * positions that pdf.js (64-bit) sees as equal would differ. The shortest decimal that is the same
- * 32-bit float is the number the document wrote.
- */
-export function decimal(v: number): number {
-  if (!Number.isFinite(v) || v === 0) return v;
-  const f = Math.fround(v);
-  // Whole numbers and up to six decimals (positions and sizes in points), without strings.
-  for (let k = 0, scale = 1; k <= 6; k++, scale *= 10) {
-    const d = Math.round(v * scale) / scale;
-    if (Math.fround(d) === f) return d;
-  }
-  for (let digits = 8; digits <= 9; digits++) {
-    const d = Number(v.toPrecision(digits));
-    if (Math.fround(d) === f) return d;
-  }
-  return v;
-}
-
-/** pdf.js's PageViewport transform at scale 1 for a view box and rotation (degrees). */
-export function pdfjsViewport(view: readonly number[], rotation: number): PdfiumPage['viewport'] {
-  const [x0, y0, x1, y1] = view;
-  const centerX = (x1 + x0) / 2;
-  const centerY = (y1 + y0) / 2;
-  let a: number, b: number, c: number, d: number;
-  switch (((rotation % 360) + 360) % 360) {
-    case 90:
-      [a, b, c, d] = [0, 1, 1, 0];
-      break;
-    case 180:
-      [a, b, c, d] = [-1, 0, 0, 1];
-      break;
-    case 270:
-      [a, b, c, d] = [0, -1, -1, 0];
-      break;
-    default:
-      [a, b, c, d] = [1, 0, 0, -1];
-  }
-  let offsetX: number, offsetY: number, width: number, height: number;
-  if (a === 0) {
-    offsetX = Math.abs(centerY - y0);
-    offsetY = Math.abs(centerX - x0);
-    width = Math.abs(y1 - y0);
-    height = Math.abs(x1 - x0);
-  } else {
-    offsetX = Math.abs(centerX - x0);
-    offsetY = Math.abs(centerY - y0);
-    width = Math.abs(x1 - x0);
-    height = Math.abs(y1 - y0);
-  }
-  return { transform: [a, b, c, d, offsetX - a * centerX - c * centerY, offsetY - b * centerX - d * centerY], width, height };
 }

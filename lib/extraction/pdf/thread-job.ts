@@ -16,16 +16,20 @@ export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promi
   let pdfium: PdfiumDocument | null = null;
   try {
     const { pdfjs, dir } = await loadPdfjs();
-    // pdf.js opens the document only when it must read a page (always without PDFium).
-    const doc = () =>
-      (opened ??= readPdfFile(input.path).then((bytes) => {
+    const bytes = await readPdfFile(input.path);
+    // PDFium copies the bytes; pdf.js takes them, and opens the document only when it must read a
+    // page (always without PDFium).
+    pdfium = await openPdfium(bytes);
+    const doc = () => {
+      if (!opened) {
         task = openDocument(pdfjs, dir, bytes, { maxImageSize: 1 });
-        return task.promise.catch((err: unknown) => {
+        opened = task.promise.catch((err: unknown) => {
           throw toExtractionError(err);
         });
-      }));
+      }
+      return opened;
+    };
     if (job.wantOcr && input.mode === 'normal') probe = new Probe(pdfjs, dir, input.path, controller.signal);
-    pdfium = await openPdfium(input.path);
     if (!pdfium) await doc();
     const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, pdfium, (t) => send({ type: 'progress', needOcr: t.needOcr }));
     send({ type: 'done', pages });
