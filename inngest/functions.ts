@@ -40,6 +40,7 @@ export function toInngestFunction(def: WorkflowDefinition<any>) {
       id: def.name,
       triggers: [eventType(def.event)],
       concurrency: inngestConcurrency(def),
+      ...(def.debounce ? { debounce: { period: `${def.debounce.periodSeconds}s` as const, timeout: `${def.debounce.timeoutSeconds}s` as const } } : {}),
       retries: Math.min(def.retries, 20) as 0,
       onFailure: async ({ event, error }) => {
         const original = (event.data as { event?: { data?: unknown } }).event?.data;

@@ -11,6 +11,7 @@ import { InngestRelay } from '@/inngest/relay';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { workflowRuns } from '@/lib/db/schema';
 import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
+import { vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
 import { startWorkflowEngine, stopWorkflowEngine, workflowMode, WORKFLOWS } from '@/lib/ops/workflows';
 import { webhookDeliveryWorkflow } from '@/lib/webhooks/delivery-workflow';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
@@ -93,6 +94,9 @@ describe('Inngest functions', () => {
     expect(inngestConcurrency(webhookDeliveryWorkflow)).toEqual([{ limit: 12 }, { key: 'event.data.webhook_id', limit: 3 }]);
     expect(inngestConcurrency(indexingWorkflow)).toEqual([{ limit: 6 }, { key: 'event.data.kb_id', limit: 5 }]);
     expect(toInngestFunction(webhookDeliveryWorkflow).opts.concurrency).toEqual([{ limit: 12 }, { key: 'event.data.webhook_id', limit: 3 }]);
+    // The vector index backlog: one at a time, requests within 2 s of each other served by one run.
+    expect(toInngestFunction(vectorIndexWorkflow).opts).toMatchObject({ concurrency: { limit: 1 }, debounce: { period: '2s', timeout: '30s' } });
+    expect(toInngestFunction(indexingWorkflow).opts.debounce).toBeUndefined();
 
     // One function per workflow, none sharing a limit with another (no scope beyond the function).
     expect(functions.map((f) => f.id())).toEqual(WORKFLOWS.map((w) => w.name));

@@ -4,6 +4,7 @@ import { StatementPacer, StatementPipeline } from '@/lib/db/pacing';
 import { newId } from '@/lib/ids';
 import type { ChunkRow, ChunkSource } from './prepare';
 import { forgetTails, keepTails, PostingsWriter, removePostings, takeTails } from './postings-store';
+import { requestVectorIndexing } from './vector-index-workflow';
 
 /*
  * Chunks of one document in one index generation, with what BM25 keeps beside them
@@ -69,9 +70,14 @@ export interface InsertOptions {
   pipelined?: boolean;
 }
 
-/** Inserts a document's chunks in short statements and adds them to the generation's statistics and postings. */
+/**
+ * Inserts a document's chunks in short statements and adds them to the generation's statistics and
+ * postings. The chunks go into the HNSW index in the background (lib/search/vector-backlog.ts),
+ * whose run this queues.
+ */
 export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: ChunkSource, options: InsertOptions = {}): Promise<void> {
   if (source.count === 0) return;
+  await requestVectorIndexing(tx);
   const { first, previousXmin } = await reserveOrdinals(tx, target.kbId, target.generation, source.count);
   const pipeline = options.pipelined ? new StatementPipeline() : null;
   const pacer = new StatementPacer(pipeline ? MAX_INSERT_ROWS : FIRST_INSERT_ROWS, MAX_INSERT_ROWS);
@@ -89,11 +95,11 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
     const values = batch.map(
       (c, i) =>
         sql`(${newId('chunk')}, ${target.kbId}, ${target.documentId}, ${target.generation}, ${index + i}, ${first + index + i}, ${c.content},
-             ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${target.dimensions}, ${c.vector}::vector)`,
+             ${c.metadata}::jsonb, ${c.tokenCount}, ${c.termCount}, ${c.lexemes}::tsvector, ${target.dimensions}, ${c.vector}::vector, false)`,
     );
     const insert = () =>
       tx.execute(
-        sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, ordinal, content, metadata, token_count, term_count, terms, dimensions, embedding)
+        sql`insert into kb_chunks (id, kb_id, document_id, generation, chunk_index, ordinal, content, metadata, token_count, term_count, terms, dimensions, embedding, vector_indexed)
             values ${sql.join(values, sql`, `)}`,
       );
     const written = index + batch.length;

@@ -5,6 +5,7 @@ import { sweepStaleExtractions } from '@/lib/extraction/task';
 import { extractionWorkflow } from '@/lib/extraction/workflow';
 import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
 import { reindexWorkflow } from '@/lib/knowledge-bases/reindex-workflow';
+import { vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
 import { failWaitingDocumentsWorkflow, releaseWaitingDocumentsWorkflow } from '@/lib/knowledge-bases/waiting-workflow';
 import { webhookDeliveryWorkflow } from '@/lib/webhooks/delivery-workflow';
 import { setWorkflowNotifier } from '@/lib/workflows/dispatch';
@@ -24,6 +25,7 @@ export const WORKFLOWS: WorkflowDefinition<any>[] = [
   webhookDeliveryWorkflow,
   releaseWaitingDocumentsWorkflow,
   failWaitingDocumentsWorkflow,
+  vectorIndexWorkflow,
 ];
 
 // Domain events start the workflows subscribed to them (lib/workflows/triggers.ts).

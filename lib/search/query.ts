@@ -6,7 +6,8 @@ import { cosineDistance } from './vectors';
  * The SQL of semantic and keyword search over one generation of one knowledge base's chunks.
  *
  * Semantic: cosine distance through the per-dimension HNSW index (vector_cosine_ops), with
- * pgvector's iterative scan so filters do not starve the result. Knowledge bases of up to
+ * pgvector's iterative scan so filters do not starve the result, and exactly for chunks the index
+ * does not hold yet (vector-backlog.ts). Knowledge bases of up to
  * `exactMaxChunks` chunks are searched exactly instead (a scan of their rows is faster than the
  * index there and never misses). similarity = 1 − cosine distance.
  *
@@ -79,9 +80,15 @@ export async function vectorCandidates(
     // that filtered-out rows do not leave the result short.
     const efSearch = Math.min(HNSW_MAX_EF_SEARCH, Math.max(HNSW_MIN_EF_SEARCH, limit * 2));
     await tx.execute(sql`select set_config('hnsw.ef_search', ${String(efSearch)}, true), set_config('hnsw.iterative_scan', 'strict_order', true)`);
+    // Chunks not yet in the index (vector-backlog.ts) are compared exactly, through their own
+    // partial index: the index's candidates and theirs, best first.
     const rows = await queryRows<{ id: string; ordinal: number; distance: number }>(
       tx,
-      sql`select c.id, c.ordinal, ${distance} as distance from kb_chunks c where ${where} order by ${distance} limit ${limit}`,
+      sql`select id, ordinal, distance from (
+            (select c.id, c.ordinal, ${distance} as distance from kb_chunks c where ${where} and c.vector_indexed order by ${distance} limit ${limit})
+            union all
+            (select c.id, c.ordinal, ${distance} as distance from kb_chunks c where ${where} and not c.vector_indexed order by ${distance} limit ${limit})
+          ) found order by distance limit ${limit}`,
     );
     // The index returns equal distances in its own order; ties are ordered by id, as by the exact scan.
     return rows

@@ -4,8 +4,9 @@ import type { DbOrTx } from '@/lib/db/client';
 /*
  * Vectors of every dimension share one `vector` column of kb_chunks. Each dimension in use has
  * its own partial HNSW index over a cast expression (`embedding::vector(384)`, predicate
- * `dimensions = 384`), so knowledge bases with different embedders coexist. pgvector indexes
- * `vector` up to 2,000 dimensions; larger ones (up to 4,000) are indexed as `halfvec`.
+ * `dimensions = 384 AND vector_indexed`), so knowledge bases with different embedders coexist.
+ * pgvector indexes `vector` up to 2,000 dimensions; larger ones (up to 4,000) are indexed as
+ * `halfvec`. Rows are written unmarked and enter the index in the background (vector-backlog.ts).
  */
 
 export const MAX_VECTOR_INDEX_DIMENSIONS = 4000;
@@ -56,7 +57,7 @@ export async function ensureVectorIndex(db: DbOrTx, dimensions: number): Promise
   try {
     await db.execute(
       sql.raw(
-        `CREATE INDEX IF NOT EXISTS ${vectorIndexName(d)} ON kb_chunks USING hnsw ((embedding::${indexedVectorType(d)}) ${opclass}) WHERE dimensions = ${d}`,
+        `CREATE INDEX IF NOT EXISTS ${vectorIndexName(d)} ON kb_chunks USING hnsw ((embedding::${indexedVectorType(d)}) ${opclass}) WHERE dimensions = ${d} AND vector_indexed`,
       ),
     );
   } catch (err) {

@@ -39,6 +39,12 @@ export interface WorkflowDefinition<I extends Record<string, unknown> = Record<s
    */
   concurrencyKey?: ConcurrencyKey<I>;
   /**
+   * Runs asked for within `periodSeconds` of each other become one (never held back longer than
+   * `timeoutSeconds`): for work that takes whatever has piled up, so one run serves many requests.
+   * Inngest debounces the events; the embedded runner's callers look for a queued run first.
+   */
+  debounce?: { periodSeconds: number; timeoutSeconds: number };
+  /**
    * For a workflow started by a domain event: checked inside the transaction that records the
    * event, and the run is queued only when it resolves true. A cheap query here spares a run that
    * would find nothing to do (about ten statements on the embedded database).

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { DOCUMENT_STATUSES, EMBEDDING_PROVIDERS } from './enums';
 import { extractions } from './extractions';
@@ -115,10 +116,17 @@ export const kbChunks = pgTable(
     terms: tsvector('terms').notNull(),
     dimensions: integer('dimensions').notNull(),
     embedding: vectorAny('embedding').notNull(),
+    /**
+     * Whether the row is in its dimension's HNSW index (whose predicate includes this). Chunks are
+     * written with false and put into the index in the background (lib/search/vector-backlog.ts);
+     * until then searches compare them with the query exactly.
+     */
+    vectorIndexed: boolean('vector_indexed').notNull().default(true),
   },
   (t) => [
     uniqueIndex('kb_chunks_kb_generation_ordinal_idx').on(t.kbId, t.generation, t.ordinal),
     index('kb_chunks_document_idx').on(t.documentId, t.generation),
+    index('kb_chunks_vector_pending_idx').on(t.kbId, t.generation).where(sql`not ${t.vectorIndexed}`),
   ],
 );
 
