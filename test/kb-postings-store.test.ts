@@ -59,7 +59,8 @@ function source(kb: Kb, name: string, count: number, badRow = -1): ChunkSource {
       tokenCount: 3,
       termCount: 3,
       lexemes: lexemesLiteral(Object.keys(terms)),
-      termFreqs: JSON.stringify(terms),
+      terms: Object.keys(terms).join('\n'),
+      termCounts: Uint32Array.from(Object.values(terms)),
       vector: i === badRow ? '[1,2' : vector,
     };
   });

@@ -96,12 +96,17 @@ export function forgetTails(kbId: string, generation: number): void {
  * of paced size. Gathering a whole document first means each of its terms' blocks is rewritten
  * once, not once per statement of chunks: appending rewrites the block's row. Terms' last blocks
  * come from `tails` (what this process wrote last, see above) or are looked up; `tails` is kept
- * up to date with what is written.
+ * up to date with what is written. When statements are pipelined (PostgreSQL) a batch's new terms
+ * are looked up as the batch is added, ahead of its chunks' INSERT: the answer is back while the
+ * database still runs the INSERT, instead of waiting behind it at the flush.
  */
 export class PostingsWriter {
   private byTerm = new Map<string, PostingRecord[]>();
   private records = 0;
   private readonly pacer = new StatementPacer(FIRST_UPSERT_ROWS, MAX_UPSERT_ROWS);
+  /** Terms looked up ahead (found or not), and the lookups under way. */
+  private readonly asked = new Set<string>();
+  private ahead: Promise<void>[] = [];
 
   constructor(
     private readonly tx: DbOrTx,
@@ -114,15 +119,32 @@ export class PostingsWriter {
 
   /** Adds the records of a batch of chunks whose ordinals start at `first` (after every ordinal added before). */
   add(batch: ChunkRow[], first: number): void {
+    const fresh: string[] = [];
     batch.forEach((c, i) => {
-      for (const [term, tf] of Object.entries(JSON.parse(c.termFreqs) as Record<string, number>)) {
+      if (c.terms === '') return;
+      const terms = c.terms.split('\n');
+      for (let k = 0; k < terms.length; k++) {
+        const term = terms[k];
         const records = this.byTerm.get(term);
-        const record = { ordinal: first + i, tf, length: c.termCount };
-        if (records) records.push(record);
-        else this.byTerm.set(term, [record]);
+        const record = { ordinal: first + i, tf: c.termCounts[k], length: c.termCount };
+        if (records) {
+          records.push(record);
+        } else {
+          this.byTerm.set(term, [record]);
+          if (this.pipeline && !this.tails.has(term) && !this.asked.has(term)) {
+            this.asked.add(term);
+            fresh.push(term);
+          }
+        }
         this.records++;
       }
     });
+    if (fresh.length > 0) {
+      const lookup = this.lookUp(fresh);
+      // Awaited by the next write; a failure meanwhile (the transaction fails) is reported there.
+      lookup.catch(() => undefined);
+      this.ahead.push(lookup);
+    }
   }
 
   get full(): boolean {
@@ -141,19 +163,27 @@ export class PostingsWriter {
     this.records = 0;
   }
 
+  /** The last block of each term: a lateral lookup per term through the primary key. */
+  private async lookUp(terms: string[]): Promise<void> {
+    const { tx, kbId, generation, tails } = this;
+    const lastRows = await queryRows<{ term: string; block: number; bytes: number }>(
+      tx,
+      sql`select t.term, p.block, length(p.data) as bytes from jsonb_array_elements_text(${JSON.stringify(terms)}::jsonb) as t(term)
+          cross join lateral (select p.block, p.data from kb_postings p
+            where p.kb_id = ${kbId} and p.generation = ${generation} and p.term = t.term order by p.block desc limit 1) p`,
+    );
+    for (const r of lastRows) tails.set(r.term, { block: Number(r.block), count: Number(r.bytes) / POSTING_BYTES });
+  }
+
   private async write(terms: string[]): Promise<void> {
     const { tx, kbId, generation, tails } = this;
-    const unknown = terms.filter((term) => !tails.has(term));
-    if (unknown.length > 0) {
-      // The last block of each term: a lateral lookup per term through the primary key.
-      const lastRows = await queryRows<{ term: string; block: number; bytes: number }>(
-        tx,
-        sql`select t.term, p.block, length(p.data) as bytes from jsonb_array_elements_text(${JSON.stringify(unknown)}::jsonb) as t(term)
-            cross join lateral (select p.block, p.data from kb_postings p
-              where p.kb_id = ${kbId} and p.generation = ${generation} and p.term = t.term order by p.block desc limit 1) p`,
-      );
-      for (const r of lastRows) tails.set(r.term, { block: Number(r.block), count: Number(r.bytes) / POSTING_BYTES });
+    if (this.ahead.length > 0) {
+      const pending = this.ahead;
+      this.ahead = [];
+      await Promise.all(pending);
     }
+    const unknown = terms.filter((term) => !tails.has(term) && !this.asked.has(term));
+    if (unknown.length > 0) await this.lookUp(unknown);
     const blocks = terms.flatMap((term) => {
       const last = tails.get(term) ?? null;
       const placed = placeRecords(last, this.byTerm.get(term)!);
@@ -179,15 +209,17 @@ const FIRST_ROWS = 50;
 const MAX_ROWS = 2000;
 let cursors = 0;
 
-export async function removePostings(tx: DbOrTx, target: { kbId: string; documentId: string; generation: number }): Promise<void> {
-  forgetTails(target.kbId, target.generation);
+/** Takes the document's chunks out of the postings; returns how many chunks it has (0: nothing was done). */
+export async function removePostings(tx: DbOrTx, target: { kbId: string; documentId: string; generation: number }): Promise<number> {
   const [span] = await queryRows<{ lo: number | null; hi: number | null; n: string | number }>(
     tx,
     sql`select min(ordinal) as lo, max(ordinal) as hi, count(*) as n from kb_chunks
         where document_id = ${target.documentId} and generation = ${target.generation}`,
   );
   const n = Number(span?.n ?? 0);
-  if (n === 0 || span.lo === null || span.hi === null) return;
+  // No chunks, no postings to take out: the tails this process remembers stay right.
+  if (n === 0 || span.lo === null || span.hi === null) return 0;
+  forgetTails(target.kbId, target.generation);
   const lo = Number(span.lo);
   const hi = Number(span.hi);
   let drop = (ordinal: number) => ordinal >= lo && ordinal <= hi;
@@ -246,4 +278,5 @@ export async function removePostings(tx: DbOrTx, target: { kbId: string; documen
     if (found < limit) break;
   }
   await tx.execute(sql`close ${cursor}`);
+  return n;
 }

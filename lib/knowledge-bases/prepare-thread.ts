@@ -6,7 +6,7 @@
 import type { ChunkingStrategy, ExtractionLayout } from '@/lib/chunking';
 import { createEmbedder, type EmbedderRecipe } from '@/lib/embeddings/recipe';
 import { serveRequests } from '@/lib/workers/thread-serve';
-import { chunkRows, prepareChunks, summaryOf, type PreparedChunks, type PrepareLimits } from './prepare';
+import { chunkRows, prepareChunks, summaryOf, vectorTextAhead, type PreparedChunks, type PrepareLimits } from './prepare';
 
 export type PrepareThreadMessage =
   | {
@@ -29,10 +29,13 @@ serveRequests(async (message: PrepareThreadMessage) => {
     case 'prepare': {
       prepared = [];
       const provider = createEmbedder(message.embedder);
+      const sets: PreparedChunks[] = [];
       for (const strategy of message.strategies) {
-        prepared.push(await prepareChunks(message.markdown, strategy, provider, message.metadata, message.limits, message.layout));
+        sets.push(await prepareChunks(message.markdown, strategy, provider, message.metadata, message.limits, message.layout));
       }
-      return prepared.map(summaryOf);
+      prepared = sets;
+      vectorTextAhead(sets, () => prepared === sets);
+      return sets.map(summaryOf);
     }
     case 'rows': {
       const set = prepared[message.set];

@@ -10,7 +10,8 @@ import { IndexingError } from './errors';
  * It runs in an indexing thread (prepare-thread.ts), which keeps the result and hands it to the
  * server a batch of rows at a time while they are written (store.ts), so the server never holds
  * a whole large document's chunks. Rows are kept in the form the INSERT takes (JSON and tsvector
- * text); vectors stay numbers until their batch is asked for.
+ * text); vectors are turned into pgvector text while the thread waits for the server to ask for
+ * them (vectorTextAhead), or when their batch is asked for first.
  */
 
 /** Texts embedded per call, so a long document's vectors are not all requested at once. */
@@ -25,13 +26,19 @@ export interface ChunkRow {
   termCount: number;
   /** tsvector text of the distinct terms. */
   lexemes: string;
-  /** JSON object term → frequency. */
-  termFreqs: string;
+  /**
+   * The distinct terms, separated by line feeds (terms hold no whitespace), in the order of
+   * `termCounts`: one string and one typed array cross from the indexing thread at almost no cost,
+   * where an object per chunk would be parsed on the server's main thread.
+   */
+  terms: string;
+  /** How often each of `terms` occurs in the chunk. */
+  termCounts: Uint32Array;
   /** pgvector text. */
   vector: string;
 }
 
-type HeldChunk = Omit<ChunkRow, 'vector'> & { vector: number[] };
+type HeldChunk = Omit<ChunkRow, 'vector'> & { vector: number[] | string };
 
 /** What the server needs before writing: counts and the BM25 statistics to add. */
 export interface PreparedSummary {
@@ -90,7 +97,8 @@ export async function prepareChunks(
         tokenCount: chunk.tokenCount,
         termCount: terms.length,
         lexemes: lexemesLiteral(terms.frequencies.keys()),
-        termFreqs: JSON.stringify(Object.fromEntries(terms.frequencies)),
+        terms: [...terms.frequencies.keys()].join('\n'),
+        termCounts: Uint32Array.from(terms.frequencies.values()),
         vector: vectors[i],
       });
     });
@@ -104,7 +112,37 @@ export function summaryOf(prepared: PreparedChunks): PreparedSummary {
 
 /** Rows [start, start + count) ready for the INSERT. */
 export function chunkRows(prepared: PreparedChunks, start: number, count: number): ChunkRow[] {
-  return prepared.chunks.slice(start, start + count).map((c) => ({ ...c, vector: toVectorLiteral(c.vector) }));
+  return prepared.chunks.slice(start, start + count).map((c) => ({ ...c, vector: typeof c.vector === 'string' ? c.vector : toVectorLiteral(c.vector) }));
+}
+
+/** Longest stretch of vectorTextAhead's work between two turns of the thread's event loop. */
+const AHEAD_SLICE_MS = 2;
+
+/**
+ * Turns the held vectors into pgvector text in the background, a couple of milliseconds at a
+ * time, so that a request for rows (answered between the slices) finds them ready: the server
+ * asks while it holds the knowledge base's lock, the thread is idle before. Stops when `current`
+ * turns false (the chunks were released or replaced).
+ */
+export function vectorTextAhead(sets: PreparedChunks[], current: () => boolean): void {
+  let set = 0;
+  let next = 0;
+  const slice = () => {
+    if (!current()) return;
+    const until = performance.now() + AHEAD_SLICE_MS;
+    while (set < sets.length && performance.now() < until) {
+      const chunks = sets[set].chunks;
+      if (next >= chunks.length) {
+        set++;
+        next = 0;
+        continue;
+      }
+      const chunk = chunks[next++];
+      if (typeof chunk.vector !== 'string') chunk.vector = toVectorLiteral(chunk.vector);
+    }
+    if (set < sets.length) setImmediate(slice);
+  };
+  setImmediate(slice);
 }
 
 /** The prepared chunks as a source read on this thread (benchmarks and tests; the server reads them from its indexing thread). */

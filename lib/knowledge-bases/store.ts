@@ -103,6 +103,8 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
             values ${sql.join(values, sql`, `)}`,
       );
     const written = index + batch.length;
+    // Before the INSERT: with a pipeline, the batch's new terms are looked up ahead of it.
+    postings.add(batch, first + index);
     if (pipeline) {
       await pipeline.send(async () => {
         await insert();
@@ -112,7 +114,6 @@ export async function insertChunks(tx: DbOrTx, target: ChunkTarget, source: Chun
       await pacer.run(batch.length, insert);
       options.onProgress?.(written, source.count);
     }
-    postings.add(batch, first + index);
     if (postings.full) await postings.flush();
     index = written;
   }
@@ -158,7 +159,8 @@ async function deleteByKeys(tx: DbOrTx, keys: SQL, remove: (batch: SQL) => SQL):
 
 /** Deletes a document's chunks of one generation and takes them out of its statistics. Returns how many went. */
 export async function deleteChunks(tx: DbOrTx, target: Omit<ChunkTarget, 'dimensions'>): Promise<number> {
-  await removePostings(tx, target);
+  // No chunks (the usual case: indexing makes sure a crashed attempt left none): nothing to delete.
+  if ((await removePostings(tx, target)) === 0) return 0;
   return deleteByKeys(
     tx,
     sql`select id as key from kb_chunks where document_id = ${target.documentId} and generation = ${target.generation}`,
