@@ -28,9 +28,18 @@ const TOPICS = ['lighthouse keepers and tide tables', 'invoices approved by the 
 const markdown = (i: number) =>
   Array.from({ length: 6 }, (_, j) => `## Part ${j + 1}\n\nDocument ${i} part ${j + 1} is about ${TOPICS[(i + j) % TOPICS.length]}, told in a few sentences of its own.`).join('\n\n');
 
-/** Runs the queued indexing runs only: the chunks are written, the backlog run stays queued. */
-async function indexOnly(): Promise<void> {
+/**
+ * A knowledge base of `documents` documents, indexed by the indexing runs only: the chunks are
+ * written, the backlog run stays queued.
+ */
+async function indexedWithoutVectors(name: string, documents: number): Promise<string> {
+  const kbId = await createKb(app, { name, chunking_strategy: { type: 'paragraph', chunk_size: 64 } });
+  for (let i = 0; i < documents; i++) {
+    const { fileId } = await extractedFile(app, `${name}-${i}.md`, markdown(i));
+    await addDoc(app, kbId, { file_id: fileId });
+  }
   await new EmbeddedRunner({ db: app.db, workflows: [indexingWorkflow], pollMs: 50 }).drain();
+  return kbId;
 }
 
 async function marks(kbId: string): Promise<{ marked: number; unmarked: number }> {
@@ -48,12 +57,7 @@ async function queuedBacklogRuns(): Promise<number> {
 
 describe('chunks enter the vector index in the background', () => {
   it('writes chunks outside the index, finds them exactly meanwhile, and indexes them in one background run', async () => {
-    const kbId = await createKb(app, { name: 'backlog', chunking_strategy: { type: 'paragraph', chunk_size: 64 } });
-    for (let i = 0; i < 3; i++) {
-      const { fileId } = await extractedFile(app, `doc-${i}.md`, markdown(i));
-      await addDoc(app, kbId, { file_id: fileId });
-    }
-    await indexOnly();
+    const kbId = await indexedWithoutVectors('backlog', 3);
     const before = await marks(kbId);
     expect(before.marked).toBe(0);
     expect(before.unmarked).toBeGreaterThanOrEqual(18);
@@ -129,12 +133,7 @@ describe('chunks enter the vector index in the background', () => {
   });
 
   it('marks in statements within a time budget, leaving the rest for the next step', async () => {
-    const kbId = await createKb(app, { name: 'budget', chunking_strategy: { type: 'paragraph', chunk_size: 64 } });
-    for (let i = 0; i < 2; i++) {
-      const { fileId } = await extractedFile(app, `b-${i}.md`, markdown(i));
-      await addDoc(app, kbId, { file_id: fileId });
-    }
-    await indexOnly();
+    const kbId = await indexedWithoutVectors('budget', 2);
     const { unmarked } = await marks(kbId);
     expect(unmarked).toBeGreaterThan(8);
     expect(await markVectorsIndexed(app.db, 3)).toBe(3);
