@@ -9,7 +9,7 @@ import { migrationsFolder, openDatabase, queryRows, type DatabaseHandle, type Db
 import { kbChunks, knowledgeBases, workflowRuns } from '@/lib/db/schema';
 import { embedderFor } from '@/lib/knowledge-bases/embedder';
 import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
-import { requestVectorIndexing, vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
+import { requestVectorIndexing, sweepVectorBacklog, vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
 import { vectorCandidates } from '@/lib/search/query';
 import { indexVectorBacklog, markVectorsIndexed, pendingVectorCount } from '@/lib/search/vector-backlog';
 import { toVectorLiteral, vectorIndexName } from '@/lib/search/vectors';
@@ -130,6 +130,22 @@ describe('chunks enter the vector index in the background', () => {
     await app.db.transaction((tx) => requestVectorIndexing(tx));
     expect(await queuedBacklogRuns()).toBe(1);
     await app.db.update(workflowRuns).set({ status: 'completed' }).where(eq(workflowRuns.workflow, vectorIndexWorkflow.name));
+  });
+
+  it('queues a run from the sweep when chunks wait and no run is queued or under way', async () => {
+    const kbId = await indexedWithoutVectors('sweep', 1);
+    // The indexing queued one.
+    expect(await sweepVectorBacklog(app.db)).toBe(false);
+    // That run started and ended before the chunks were visible to it: none is left for them.
+    await app.db.update(workflowRuns).set({ status: 'completed' }).where(eq(workflowRuns.workflow, vectorIndexWorkflow.name));
+    expect(await pendingVectorCount(app.db, 1)).toBe(1);
+    expect(await sweepVectorBacklog(app.db)).toBe(true);
+    expect(await queuedBacklogRuns()).toBe(1);
+    expect(await sweepVectorBacklog(app.db)).toBe(false);
+    await drainWorkflows(app);
+    expect((await marks(kbId)).unmarked).toBe(0);
+    expect(await sweepVectorBacklog(app.db)).toBe(false);
+    expect(await queuedBacklogRuns()).toBe(0);
   });
 
   it('marks in statements within a time budget, leaving the rest for the next step', async () => {

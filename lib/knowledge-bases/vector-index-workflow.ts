@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/lib/db/client';
 import { workflowRuns } from '@/lib/db/schema';
-import { indexVectorBacklog } from '@/lib/search/vector-backlog';
-import { enqueueWorkflow } from '@/lib/workflows/dispatch';
+import { indexVectorBacklog, pendingVectorCount } from '@/lib/search/vector-backlog';
+import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
 import { defineWorkflow } from '@/lib/workflows/types';
 
 /** Time one step of the backlog takes at most (each step is recorded, so a restart goes on from there). */
@@ -27,18 +27,30 @@ export const vectorIndexWorkflow = defineWorkflow({
   },
 });
 
-/**
- * Queues a run of the backlog unless one is queued already. Call it in the transaction that wrote
- * unmarked chunks. The queued run found is locked until that transaction ends, so it cannot start
- * (and finish) before the chunks are visible to it; a run already under way may have looked
- * before, so it does not count.
- */
-export async function requestVectorIndexing(tx: DbOrTx): Promise<void> {
-  const queued = await tx
+async function runsIn(db: DbOrTx, statuses: Array<'queued' | 'running'>): Promise<boolean> {
+  const found = await db
     .select({ id: workflowRuns.id })
     .from(workflowRuns)
-    .where(and(eq(workflowRuns.workflow, vectorIndexWorkflow.name), eq(workflowRuns.status, 'queued')))
-    .limit(1)
-    .for('share');
-  if (queued.length === 0) await enqueueWorkflow(tx, vectorIndexWorkflow, {});
+    .where(and(eq(workflowRuns.workflow, vectorIndexWorkflow.name), inArray(workflowRuns.status, statuses)))
+    .limit(1);
+  return found.length > 0;
+}
+
+/**
+ * Queues a run of the backlog unless one is queued already (a run under way may have looked
+ * before these chunks, so it does not count). Call it in the transaction that writes unmarked
+ * chunks. A queued run can still start and finish before a long transaction commits, missing its
+ * chunks: sweepVectorBacklog, every minute, queues another then. Nothing is locked here: a lock
+ * on the queued run would hold up the Inngest relay's update of it for the whole transaction.
+ */
+export async function requestVectorIndexing(tx: DbOrTx): Promise<void> {
+  if (!(await runsIn(tx, ['queued']))) await enqueueWorkflow(tx, vectorIndexWorkflow, {});
+}
+
+/** Queues a run when chunks wait for the index and no run is queued or under way; returns whether it did. */
+export async function sweepVectorBacklog(db: DbOrTx): Promise<boolean> {
+  if ((await pendingVectorCount(db, 1)) === 0 || (await runsIn(db, ['queued', 'running']))) return false;
+  await enqueueWorkflow(db, vectorIndexWorkflow, {});
+  notifyWorkflows();
+  return true;
 }

@@ -5,7 +5,7 @@ import { sweepStaleExtractions } from '@/lib/extraction/task';
 import { extractionWorkflow } from '@/lib/extraction/workflow';
 import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
 import { reindexWorkflow } from '@/lib/knowledge-bases/reindex-workflow';
-import { vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
+import { sweepVectorBacklog, vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
 import { failWaitingDocumentsWorkflow, releaseWaitingDocumentsWorkflow } from '@/lib/knowledge-bases/waiting-workflow';
 import { webhookDeliveryWorkflow } from '@/lib/webhooks/delivery-workflow';
 import { setWorkflowNotifier } from '@/lib/workflows/dispatch';
@@ -53,12 +53,18 @@ const globalForEngine = globalThis as unknown as { __quarryWorkflowEngine?: Prom
 
 const SWEEP_MS = 60_000;
 
-/** Every minute, ends tasks whose runner is gone for good (see sweepStaleExtractions). */
+/**
+ * Every minute, ends tasks whose runner is gone for good (see sweepStaleExtractions) and queues a
+ * run for chunks left waiting for the vector index (see sweepVectorBacklog).
+ */
 function startSweeper(): () => void {
   const timer = setInterval(() => {
     backgroundContext()
-      .then((ctx) => sweepStaleExtractions(ctx))
-      .catch((err) => console.error('stale task sweep failed', err));
+      .then(async (ctx) => {
+        await sweepStaleExtractions(ctx);
+        await sweepVectorBacklog(ctx.db);
+      })
+      .catch((err) => console.error('background sweep failed', err));
   }, SWEEP_MS);
   timer.unref();
   return () => clearInterval(timer);

@@ -27,9 +27,10 @@ export async function markVectorsIndexed(db: DbOrTx, limit: number): Promise<num
   return Number(row?.n ?? 0);
 }
 
-/** Chunks not yet in their HNSW index. */
-export async function pendingVectorCount(db: DbOrTx): Promise<number> {
-  const [row] = await queryRows<{ n: number | string }>(db, sql`select count(*) as n from kb_chunks where not vector_indexed`);
+/** Chunks not yet in their HNSW index, counted up to `upTo` when given. */
+export async function pendingVectorCount(db: DbOrTx, upTo?: number): Promise<number> {
+  const rows = upTo === undefined ? sql`select 1 from kb_chunks where not vector_indexed` : sql`select 1 from kb_chunks where not vector_indexed limit ${upTo}`;
+  const [row] = await queryRows<{ n: number | string }>(db, sql`select count(*) as n from (${rows}) pending`);
   return Number(row?.n ?? 0);
 }
 
