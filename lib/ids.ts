@@ -1,6 +1,24 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulidx';
 
-const ulid = monotonicFactory();
+const pool = new Uint8Array(4096);
+let next = pool.length;
+
+/**
+ * A uniform number in [0, 1) from the operating system's random source, drawn from a pool
+ * refilled 4 KB at a time. A new id takes 16 draws; asking the system once per draw cost
+ * 40–60 µs of every request in the server.
+ */
+export function pooledRandom(): number {
+  if (next === pool.length) {
+    randomFillSync(pool);
+    next = 0;
+  }
+  // 256 / 32 = 8 values per base-32 digit: every digit is equally likely.
+  return pool[next++] / 256;
+}
+
+const ulid = monotonicFactory(pooledRandom);
 
 export const ID_PREFIXES = {
   file: 'file',

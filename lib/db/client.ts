@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { getConfig } from '@/lib/config';
 import * as schema from './schema';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
+import { drizzleClient } from './pglite-client';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: services accept either. */
@@ -77,7 +78,7 @@ async function openPglite(opts: OpenOptions): Promise<DatabaseHandle> {
       extensions: { vector },
       loadDataDir: opts.loadDataDir,
     });
-    const db = drizzle({ client, schema }) as unknown as Db;
+    const db = drizzle({ client: drizzleClient(client), schema }) as unknown as Db;
     if (!opts.skipMigrations) {
       const { migrate } = await import('drizzle-orm/pglite/migrator');
       await migrate(drizzle({ client }), { migrationsFolder: migrationsFolder() });

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { filesInReach, refuseLimitedKey } from '@/lib/auth/reach';
 import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
@@ -185,9 +185,28 @@ export function checkFileIdShape(value: string): void {
  * that is no document of a limited key's knowledge bases answers 404 as if it did not exist.
  */
 export async function getFileRow(ctx: ServiceContext, id: string): Promise<FileRow> {
-  const [row] = await ctx.db.select().from(files).where(and(eq(files.id, id), filesInReach(ctx.principal, files.id))).limit(1);
+  const reach = filesInReach(ctx.principal, files.id);
+  const [row] = reach
+    ? await ctx.db.select().from(files).where(and(eq(files.id, id), reach)).limit(1)
+    : await fileById(ctx.db).execute({ id });
   if (!row) throw notFound('FILE_NOT_FOUND', 'File', id);
   return row;
+}
+
+function prepareFileById(db: DbOrTx) {
+  return db.select().from(files).where(eq(files.id, sql.placeholder('id'))).limit(1).prepare('file_by_id');
+}
+
+const preparedFileById = new WeakMap<DbOrTx, ReturnType<typeof prepareFileById>>();
+
+/** The most frequent read of the API, built once per database handle instead of on every request. */
+function fileById(db: DbOrTx): ReturnType<typeof prepareFileById> {
+  let query = preparedFileById.get(db);
+  if (!query) {
+    query = prepareFileById(db);
+    preparedFileById.set(db, query);
+  }
+  return query;
 }
 
 export async function getFile(ctx: ServiceContext, id: string): Promise<FileView> {
