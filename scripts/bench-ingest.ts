@@ -162,7 +162,6 @@ async function run(database: string): Promise<number> {
       QUARRY_DATA_DIR: dataDir,
       QUARRY_RATE_LIMIT_PER_MINUTE: '100000000',
       DATABASE_URL: scratch?.url ?? '',
-      QUARRY_SQL_STATS: process.env.QUARRY_SQL_STATS ?? '',
     },
     nodeArgs: PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE)}`, `--cpu-prof-name=server-${database}.cpuprofile`] : [],
     timeoutMs: 120_000,
