@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { workflowRuns, workflowSteps } from '@/lib/db/schema';
 import { useTestApp } from '@/test/support/app';
@@ -317,6 +317,41 @@ describe('embedded runner', () => {
     expect((await runRow(b)).status).toBe('completed');
     expect(ran).toEqual(['woken-by-name', 'left-for-the-poll']);
     await runner.stop();
+  });
+
+  it('a poll claims only the workflows the table holds due runs of: an idle poll claims nothing', async () => {
+    const ran: string[] = [];
+    const make = (name: string) =>
+      defineWorkflow({
+        name,
+        event: `test/${name}`,
+        input: z.object({}),
+        concurrency: () => 2,
+        retries: 0,
+        async run() {
+          ran.push(name);
+        },
+      });
+    const due = make('polled-due');
+    const idle = make('polled-idle');
+    const runner = new EmbeddedRunner({ db: app.db, workflows: [due, idle], pollMs: 3_600_000 });
+    const updates = vi.spyOn(app.db, 'update');
+    try {
+      await runner.drain();
+      runner.notify(['no-such-workflow']); // marks nothing: must not leave the runner stuck
+      expect(updates).not.toHaveBeenCalled();
+      // Enqueued without a wake-up, as another process would: the poll finds it.
+      const id = await enqueueWorkflow(app.db, due, {});
+      await runner.drain();
+      expect((await runRow(id)).status).toBe('completed');
+      expect(ran).toEqual(['polled-due']);
+      const claims = updates.mock.calls.length;
+      await runner.drain();
+      expect(updates.mock.calls.length).toBe(claims);
+    } finally {
+      updates.mockRestore();
+      await runner.stop();
+    }
   });
 
   it('notifyWorkflows names the workflows enqueued since the last call, and stays quiet when there are none', async () => {

@@ -53,13 +53,14 @@ export class EmbeddedRunner {
   private poller: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | null = null;
   /**
-   * Workflows that may have due runs: the ones this process enqueued or freed a slot of, and all
-   * of them on each poll (runs enqueued elsewhere, timers, retries). A wake-up looks for these
-   * only, so a burst of uploads costs one claim per affected workflow, not one per workflow.
+   * Workflows that may have due runs: the ones this process enqueued or freed a slot of, and on
+   * each poll those the database holds due runs of (runs enqueued elsewhere, timers, retries). A
+   * wake-up looks for these only, so a burst of uploads costs one claim per affected workflow, not
+   * one per workflow.
    */
   private readonly dirty = new Set<string>();
-  /** Runs whose lease ran out are looked for on the poll only: leases last many poll intervals. */
-  private orphansDue = true;
+  /** Set when a poll finds runs whose lease ran out: the next claims take those back first. */
+  private orphansDue = false;
   private started = false;
   private stopped = false;
 
@@ -122,14 +123,38 @@ export class EmbeddedRunner {
     }
   }
 
-  private sweep(): Promise<void> {
-    this.orphansDue = true;
-    for (const name of this.defs.keys()) this.dirty.add(name);
+  /**
+   * One statement finds the workflows with due runs and those with runs whose lease ran out; only
+   * they are claimed (an idle poll used to run two statements for every workflow).
+   */
+  private async sweep(): Promise<void> {
+    const now = this.now();
+    try {
+      const rows = await this.db
+        .selectDistinct({ workflow: workflowRuns.workflow, status: workflowRuns.status })
+        .from(workflowRuns)
+        .where(
+          or(
+            and(eq(workflowRuns.status, 'queued'), lte(workflowRuns.nextRunAt, now)),
+            and(eq(workflowRuns.status, 'running'), lt(workflowRuns.leaseExpiresAt, now)),
+          ),
+        );
+      for (const { workflow, status } of rows) {
+        if (!this.defs.has(workflow)) continue;
+        this.dirty.add(workflow);
+        if (status === 'running') this.orphansDue = true;
+      }
+    } catch (err) {
+      console.error('workflow runner: polling failed', err);
+    }
     return this.tick();
   }
 
   private tick(): Promise<void> {
     if (this.ticking) return this.ticking; // the running tick takes up what was marked meanwhile
+    // With nothing marked the body below would finish before `ticking` is assigned, leaving a
+    // settled promise there that every later tick would return instead of claiming.
+    if (this.dirty.size === 0 || this.stopped) return Promise.resolve();
     this.ticking = (async () => {
       try {
         while (this.dirty.size > 0 && !this.stopped) {
