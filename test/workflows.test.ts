@@ -20,6 +20,20 @@ async function runRow(id: string) {
   return row;
 }
 
+/** A workflow that only records its name in `ran` when it runs. */
+function recordingWorkflow(name: string, ran: string[]) {
+  return defineWorkflow({
+    name,
+    event: `test/${name}`,
+    input: z.object({}),
+    concurrency: () => 2,
+    retries: 0,
+    async run() {
+      ran.push(name);
+    },
+  });
+}
+
 describe('embedded runner', () => {
   it('runs steps once each: a retry after a failure replays stored results', async () => {
     const calls: string[] = [];
@@ -290,17 +304,7 @@ describe('embedded runner', () => {
 
   it('a wake-up naming a workflow claims its runs at once; others wait for the poll', async () => {
     const ran: string[] = [];
-    const make = (name: string) =>
-      defineWorkflow({
-        name,
-        event: `test/${name}`,
-        input: z.object({}),
-        concurrency: () => 2,
-        retries: 0,
-        async run() {
-          ran.push(name);
-        },
-      });
+    const make = (name: string) => recordingWorkflow(name, ran);
     const named = make('woken-by-name');
     const other = make('left-for-the-poll');
     const runner = new EmbeddedRunner({ db: app.db, workflows: [named, other], pollMs: 3_600_000 });
@@ -321,17 +325,7 @@ describe('embedded runner', () => {
 
   it('a poll claims only the workflows the table holds due runs of: an idle poll claims nothing', async () => {
     const ran: string[] = [];
-    const make = (name: string) =>
-      defineWorkflow({
-        name,
-        event: `test/${name}`,
-        input: z.object({}),
-        concurrency: () => 2,
-        retries: 0,
-        async run() {
-          ran.push(name);
-        },
-      });
+    const make = (name: string) => recordingWorkflow(name, ran);
     const due = make('polled-due');
     const idle = make('polled-idle');
     const runner = new EmbeddedRunner({ db: app.db, workflows: [due, idle], pollMs: 3_600_000 });
