@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { drizzleClient } from '@/lib/db/pglite-client';
+import { PgliteStatements } from '@/lib/db/pglite-statements';
 
 const events = pgTable('events', {
   id: text('id').primaryKey(),
@@ -24,7 +25,7 @@ describe('the PGlite client given to drizzle', () => {
   afterAll(() => pg.close());
 
   it('sends drizzle queries without per-query parsers and still reads dates as drizzle expects', async () => {
-    const spy = vi.spyOn(pg, 'query');
+    const spy = vi.spyOn(PgliteStatements.prototype, 'run');
     await db.insert(events).values({ id: 'a', at, plain: at });
     const [row] = await db.select().from(events).where(eq(events.id, 'a'));
     expect(row.at).toBeInstanceOf(Date);

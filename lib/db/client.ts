@@ -5,7 +5,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { getConfig } from '@/lib/config';
 import * as schema from './schema';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock';
-import { drizzleClient } from './pglite-client';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: services accept either. */
@@ -65,6 +64,7 @@ async function openPglite(opts: OpenOptions): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
   const { drizzle } = await import('drizzle-orm/pglite');
+  const { drizzleClient } = await import('./pglite-client');
   let lock: DataDirLock | undefined;
   let dataDir: string | undefined;
   if (opts.dataDir) {
