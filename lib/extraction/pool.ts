@@ -40,6 +40,16 @@ const RECYCLE_SHARE = 0.4;
 const IDLE_MS = 60_000;
 const MEMORY_POLL_MS = 250;
 
+/**
+ * V8 flags of the extraction process (and its page threads). A new worker spends its first long
+ * PDFs optimising the layout code again and again as new object shapes reach it: about 2 s of
+ * optimising compiler time on the 400-page report, on threads that compete with the two reading
+ * pages. A smaller inlining budget makes each of those compilations cheaper; the code it gives is
+ * as fast once warm (the 400-page report's first run in a worker 0.93–0.99 → 0.85–0.86 s, warm
+ * runs unchanged).
+ */
+const WORKER_V8_FLAGS = ['--max-inlined-bytecode-size-cumulative=300'];
+
 function residentMb(pid: number): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -80,7 +90,7 @@ export class ExtractionWorkerPool {
 
   private spawn(entry: string, memoryMb: number): PooledWorker {
     const child = fork(entry, [], {
-      execArgv: [`--max-old-space-size=${Math.max(256, Math.floor(memoryMb * 0.75))}`],
+      execArgv: [`--max-old-space-size=${Math.max(256, Math.floor(memoryMb * 0.75))}`, ...WORKER_V8_FLAGS],
       env: { ...process.env, OMP_THREAD_LIMIT: '1', NODE_OPTIONS: '' },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       serialization: 'advanced',
