@@ -87,6 +87,39 @@ describe('API keys never mint wider keys', () => {
   });
 });
 
+describe('API keys never revoke wider keys', () => {
+  const revokeBy = (key: string, id: string) =>
+    app.call(apiKeyRoute.DELETE, { method: 'DELETE', path: `/v1/api-keys/${id}`, params: { key_id: id }, key });
+
+  it('an api-keys:* key revokes keys within its scopes and itself, never a key holding more', async () => {
+    const narrowAdmin = await app.createKey({ scopes: ['api-keys:*'] });
+    const full = await app.createKey({ scopes: ['*'] });
+    const reader = await app.createKey({ scopes: ['files:read'] });
+    const peer = await app.createKey({ scopes: ['api-keys:*'] });
+    for (const [target, unheld] of [[full, ['*']], [reader, ['files:read']]] as const) {
+      const res = await revokeBy(narrowAdmin.key, target.id);
+      expect([res.status, res.body.error.code], res.text).toEqual([403, 'INSUFFICIENT_SCOPE']);
+      expect(res.body.error.details).toMatchObject({ required_scope: unheld[0], unheld_scopes: unheld });
+      expect((await app.call(meRoute.GET, { path: '/v1/me', key: target.key })).status).toBe(200);
+    }
+    expect((await revokeBy(narrowAdmin.key, peer.id)).status).toBe(204);
+    expect((await app.call(meRoute.GET, { path: '/v1/me', key: peer.key })).status).toBe(401);
+    expect((await revokeBy(full.key, reader.id)).status).toBe(204);
+    expect((await revokeBy(narrowAdmin.key, narrowAdmin.id)).status).toBe(204);
+    expect((await app.call(meRoute.GET, { path: '/v1/me', key: narrowAdmin.key })).status).toBe(401);
+  });
+
+  it('answers 404 for a key that does not exist or is already revoked before weighing scopes', async () => {
+    const narrowAdmin = await app.createKey({ scopes: ['api-keys:*'] });
+    const full = await app.createKey({ scopes: ['*'] });
+    expect((await revokeBy(app.adminKey, full.id)).status).toBe(204);
+    for (const id of [full.id, 'key_doesnotexist']) {
+      const res = await revokeBy(narrowAdmin.key, id);
+      expect([res.status, res.body.error.code], id).toEqual([404, 'API_KEY_NOT_FOUND']);
+    }
+  });
+});
+
 describe('keys limited to knowledge bases never widen themselves', () => {
   it('create no keys at all, not even narrower ones, and neither list nor revoke keys', async () => {
     const a = await createKb(app, { name: 'a' });

@@ -270,7 +270,26 @@ export async function listApiKeys(
   );
 }
 
-export async function revokeApiKey(db: Db, id: string, now = new Date()): Promise<void> {
+/**
+ * Revokes a key. A key can revoke only keys it could have created: one holding a scope the revoker
+ * does not hold (an `api-keys:*` key and a `*` key) answers 403, so a narrower administrator
+ * cannot lock a wider one out.
+ */
+export async function revokeApiKey(db: Db, revoker: Principal, id: string, now = new Date()): Promise<void> {
+  const [target] = await db
+    .select({ scopes: apiKeys.scopes })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!target) throw notFound('API_KEY_NOT_FOUND', 'API key', id);
+  const unheld = ungrantableScopes(revoker.scopes, target.scopes);
+  if (unheld.length > 0) {
+    throw new ApiError(
+      'INSUFFICIENT_SCOPE',
+      `A key cannot revoke a key holding scopes it does not hold itself: ${unheld.join(', ')}`,
+      { required_scope: unheld.includes('*') ? '*' : unheld[0], unheld_scopes: unheld },
+    );
+  }
   const revoked = await db
     .update(apiKeys)
     .set({ revokedAt: now })
