@@ -44,6 +44,36 @@ describe('progress writes', () => {
     expect(writes).toEqual([10, 11]);
   });
 
+  it('writes a value reported with now at once, dropping the one held back', async () => {
+    const { writes, progress } = writer();
+    progress.report(1);
+    progress.report(2);
+    progress.report(3, true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(writes).toEqual([1, 3]);
+    // The interval counts from that write.
+    progress.report(4);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(writes).toEqual([1, 3]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(writes).toEqual([1, 3, 4]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(writes).toEqual([1, 3, 4]);
+  });
+
+  it('writes a report after the interval at once even when its timer has not run (a busy thread)', async () => {
+    const { writes, progress } = writer();
+    progress.report(1);
+    progress.report(2);
+    // Time passes without the event loop running timers.
+    vi.setSystemTime(Date.now() + 600);
+    progress.report(3);
+    for (let i = 0; i < 5; i++) await Promise.resolve(); // the writes' promise chain, no timers
+    expect(writes).toEqual([1, 3]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(writes).toEqual([1, 3]);
+  });
+
   it('holds the first write back for firstAfterMs, so a task that ends sooner writes none', async () => {
     const writes: number[] = [];
     const quick = new ProgressWriter(async (p) => void writes.push(p), 500, 300);

@@ -67,15 +67,23 @@ export class ProgressWriter<T = number> {
     if (firstAfterMs > 0) this.lastWrite = Date.now() + firstAfterMs - intervalMs;
   }
 
-  report(value: T): void {
+  /**
+   * `now`: written at once whatever the interval (a last value that must not be held back). A
+   * report after the interval is written at once even while a held-back value waits for its
+   * timer: a thread busy with synchronous work (the extraction worker reading pages) runs no
+   * timers until it is done.
+   */
+  report(value: T, now = false): void {
     if (this.stopped || (value === this.written && this.pending === null)) return;
     this.pending = value;
-    if (this.timer) return;
     const wait = this.lastWrite + this.intervalMs - Date.now();
-    if (wait <= 0) {
+    if (now || wait <= 0) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
       this.flush();
       return;
     }
+    if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flush();

@@ -4,6 +4,7 @@
  * that crashes, hangs or floods memory takes down this process, never the server.
  */
 import { getConfig } from '@/lib/config';
+import { ProgressWriter } from '@/lib/db/pacing';
 import { extractDocument } from './engine';
 import { withExtractionLimits } from './limits';
 import { setPdfThreadEntry } from './pdf/threads';
@@ -13,6 +14,14 @@ import { ExtractionError, type ExtractInput } from './types';
 import { PDF_THREAD } from './worker-bundle';
 
 type TaskMessage = { type: 'extract'; input: Omit<ExtractInput, 'onProgress' | 'signal'>; limits: WorkerLimits };
+
+/**
+ * Progress goes to the server at most this often (the first report and the last at once, one held
+ * back sent when the time is up). A message per page cost the worker's main thread, which also
+ * writes the Markdown and is the last to finish, about 90 µs a page; the server writes progress
+ * twice a second at most.
+ */
+const PROGRESS_SEND_MS = 100;
 
 function send(message: unknown): void {
   if (process.connected) process.send?.(message);
@@ -31,15 +40,20 @@ function serveTasks(): void {
       deadline: Date.now() + message.limits.timeoutMs,
       maxImagePixels: message.limits.maxImagePixels ?? getConfig().extraction.maxImagePixels,
     };
+    const progress = new ProgressWriter<{ done: number; total: number }>(async (p) => send({ type: 'progress', ...p }), PROGRESS_SEND_MS);
     withExtractionLimits(limits, () =>
       extractDocument({
         ...message.input,
         signal: controller.signal,
-        onProgress: (done, total) => send({ type: 'progress', done, total }),
+        onProgress: (done, total) => progress.report({ done, total }, done >= total),
       }),
     )
-      .then((result) => send({ type: 'result', result }))
-      .catch((err: unknown) => {
+      .then(async (result) => {
+        await progress.stop();
+        send({ type: 'result', result });
+      })
+      .catch(async (err: unknown) => {
+        await progress.stop();
         if (err instanceof ExtractionError) send({ type: 'error', code: err.code, message: err.message });
         else {
           const detail = err instanceof Error ? err.message : String(err);
