@@ -45,11 +45,30 @@ export interface CitationBox {
 }
 
 const CONTENT = /[\p{L}\p{N}]/u;
+/** Whether each character of the Basic Multilingual Plane is a letter or digit: 0 not yet known, 1 no, 2 yes. */
+const BMP_CONTENT = new Uint8Array(0x10000);
+
+/**
+ * Whether a code point is a letter or a digit (`\p{L}` or `\p{N}`). Called for every character
+ * of a document's Markdown, so ASCII is decided by its ranges and other characters of the Basic
+ * Multilingual Plane are tested once each.
+ */
+export function isContentCode(code: number): boolean {
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  if (code > 0xffff) return CONTENT.test(String.fromCodePoint(code));
+  let known = BMP_CONTENT[code];
+  if (known === 0) BMP_CONTENT[code] = known = CONTENT.test(String.fromCharCode(code)) ? 2 : 1;
+  return known === 2;
+}
 
 /** Letters and digits: what survives of a source line in its Markdown (markup, spaces and hyphens aside). */
 export function contentChars(text: string): number {
   let n = 0;
-  for (const ch of text) if (CONTENT.test(ch)) n++;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    if (code > 0xffff) i++;
+    if (isContentCode(code)) n++;
+  }
   return n;
 }
 
@@ -106,8 +125,7 @@ export class LayoutBuilder {
     const positions: number[] = [];
     for (let i = start; i < end; i++) {
       const code = markdown.codePointAt(i)!;
-      const ch = String.fromCodePoint(code);
-      if (CONTENT.test(ch)) positions.push(i);
+      if (isContentCode(code)) positions.push(i);
       if (code > 0xffff) i++;
     }
     const total = usable.reduce((a, l) => a + l.chars, 0);

@@ -27,8 +27,10 @@ const TRACKING_SPACE = 0.102;
 const SPACE_IN_FLOW_MAX = 0.6;
 const VERTICAL_SHIFT = 0.25;
 
-/** Scripts written right to left: pdf.js reorders them into logical order, PDFium does not. */
-const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+/** Scripts written right to left (Hebrew to N'Ko, presentation forms): pdf.js reorders them into logical order, PDFium does not. */
+function isRtlCode(u: number): boolean {
+  return (u >= 0x0590 && u <= 0x08ff) || (u >= 0xfb1d && u <= 0xfdff) || (u >= 0xfe70 && u <= 0xfefc);
+}
 
 export interface PdfiumPage {
   /** Text items shaped like pdf.js's (`str`, `transform`, `width`, `height`, `fontName`, `dir`). */
@@ -215,17 +217,16 @@ export class PdfiumDocument {
   private readText(page: number, view: readonly number[]): Omit<PdfiumPage, 'viewport'> {
     const x = this.x;
     const s = this.scratch;
-    const items: TextItemLike[] = [];
+    const out = new ItemWriter();
     const styles: Record<string, FontStyleLike> = {};
     const tp = x.FPDFText_LoadPage(page);
-    if (!tp) return { items, styles, unsupported: 'PDFium could not read the text' };
+    if (!tp) return { items: out.items, styles, unsupported: 'PDFium could not read the text' };
+    // The loop's state lives in locals no closure captures, so that the optimised loop keeps its
+    // numbers unboxed (a captured variable is a heap slot, and every number written to one is a
+    // new heap object: several per character).
     try {
       const count = x.FPDFText_CountChars(tp);
       let unsupported: string | null = null;
-      // The item being built.
-      let str = '';
-      let start: Matrix | null = null;
-      let fontId = '';
       let itemFont = 0;
       let itemSize = 0;
       // The text object of the character being read.
@@ -238,36 +239,10 @@ export class PdfiumDocument {
       let prevEndY = 0;
       /** The glyph before ended where its ink did (see below). */
       let inkEnd = false;
-      let lastItem: (TextItemLike & { hasEOL?: boolean }) | null = null;
-      // pdf.js's two last characters (a space glyph seen since the last glyph counts as ' ').
-      let older = ' ';
-      let newer = ' ';
-      const resetLast = () => {
-        older = newer = ' ';
-      };
-      const saveLast = (ch: string): boolean => {
-        const ret = older !== ' ' && newer === ' ';
-        older = newer;
-        newer = ch;
-        return ret;
-      };
-      const flush = (eol = false) => {
-        if (start && str) {
-          lastItem = { str, transform: start, width: Math.max(0, itemEnd), height: Math.hypot(start[2], start[3]), fontName: fontId, dir: 'ltr', hasEOL: eol };
-          items.push(lastItem);
-        } else if (eol && lastItem) {
-          lastItem.hasEOL = true;
-        }
-        str = '';
-        start = null;
-      };
-      // pdf.js's whitespace item: at the end of the glyph before, as wide as the gap in units of
-      // the text matrix (not scaled by the font size).
-      const whitespace = (before: TextObjectInfo, gap: number) => {
-        const [a, b, c, d] = before.scale;
-        items.push({ str: ' ', transform: [a, b, c, d, decimal(prevEndX), decimal(prevEndY)], width: Math.abs(gap) / (before.em / before.fontSize || 1), height: 0, fontName: fontId, dir: 'ltr' });
-      };
-      let itemEnd = 0;
+      // pdf.js's two last characters (a space glyph seen since the last glyph counts as a space):
+      // whether each is a space.
+      let olderSpace = true;
+      let newerSpace = true;
       for (let i = 0; i < count; i++) {
         if (x.FPDFText_IsGenerated(tp, i)) continue;
         let u = x.FPDFText_GetUnicode(tp, i);
@@ -279,7 +254,7 @@ export class PdfiumDocument {
         const ox = h.f64[s >> 3];
         const oy = h.f64[(s + 8) >> 3];
         const textObject = x.FPDFText_GetTextObject(tp, i);
-        if (inkEnd && prev && textObject === prev.handle) {
+        if (inkEnd && prev !== null && textObject === prev.handle) {
           // The glyph before ended where its ink did, which may reach past its advance (an
           // italic f): the advance ends no later than where the next character of its text
           // object starts.
@@ -292,71 +267,52 @@ export class PdfiumDocument {
         }
         inkEnd = false;
         if (u === 0x20 || u === 0x09 || u === 0xa0 || u === 0x0a || u === 0x0d || u === 0x3000) {
-          saveLast(' ');
+          olderSpace = newerSpace;
+          newerSpace = true;
           continue;
         }
         if (ox < view[0] || ox > view[2] || oy < view[1] || oy > view[3]) continue;
         if (x.FPDFText_HasUnicodeMapError(tp, i) === 1) unsupported ??= 'characters without a Unicode mapping';
-        const ch = u > 0xffff ? String.fromCodePoint(u) : String.fromCharCode(u);
-        if (RTL_CHAR.test(ch)) unsupported ??= 'right-to-left text';
+        if (isRtlCode(u)) unsupported ??= 'right-to-left text';
         // Characters of one glyph (a ligature PDFium splits into its letters) share its origin.
-        if (start && prev && ox === prevOx && oy === prevOy && textObject === prev.handle) {
-          str += ch;
+        if (out.start !== null && prev !== null && ox === prevOx && oy === prevOy && textObject === prev.handle) {
+          out.char(u);
           continue;
         }
         // Font, size and matrix belong to the text object: read once per object.
-        if (!obj || textObject !== obj.handle) {
-          const fontSize = x.FPDFText_GetFontSize(tp, i);
-          x.FPDFText_GetMatrix(tp, i, s + 16);
-          const h = this.heap();
-          const a = h.f32[(s + 16) >> 2];
-          const b = h.f32[(s + 20) >> 2];
-          const c = h.f32[(s + 24) >> 2];
-          const d = h.f32[(s + 28) >> 2];
-          const alongLen = Math.hypot(a, b) || 1;
-          obj = {
-            handle: textObject,
-            font: this.font(textObject),
-            fontSize,
-            dirX: a / alongLen,
-            dirY: b / alongLen,
-            em: fontSize * alongLen,
-            height: fontSize * Math.hypot(c, d),
-            scale: [decimal(a * fontSize), decimal(b * fontSize), decimal(c * fontSize), decimal(d * fontSize)],
-          };
-        }
+        if (obj === null || textObject !== obj.handle) obj = this.textObject(tp, i, textObject);
         const { font, fontSize, dirX, dirY } = obj;
-        if (start && (font.handle !== itemFont || fontSize !== itemSize)) flush();
-        if (prev) {
+        if (out.start !== null && (font.handle !== itemFont || fontSize !== itemSize)) out.flush(false);
+        if (prev !== null) {
           const dx = ox - prevEndX;
           const dy = oy - prevEndY;
           const adv = (dx * dirX + dy * dirY) / (prev.em || 1);
           const advY = Math.abs(-dx * dirY + dy * dirX);
           if (adv < NEGATIVE_SPACE) {
-            resetLast();
-            flush(advY > 0.5 * prev.height);
+            olderSpace = newerSpace = true;
+            out.flush(advY > 0.5 * prev.height);
           } else if (advY > prev.height) {
-            resetLast();
-            flush(true);
+            olderSpace = newerSpace = true;
+            out.flush(true);
           } else {
-            if (adv <= NOT_A_SPACE) resetLast();
+            if (adv <= NOT_A_SPACE) olderSpace = newerSpace = true;
             if (adv <= TRACKING_SPACE) {
-              if (older !== ' ' && newer === ' ') {
-                resetLast();
-                flush();
-                whitespace(prev, adv * prev.em);
+              if (!olderSpace && newerSpace) {
+                olderSpace = newerSpace = true;
+                out.flush(false);
+                out.whitespace(prev, adv * prev.em, prevEndX, prevEndY);
               }
             } else if (adv <= SPACE_IN_FLOW_MAX) {
-              if (start) {
-                resetLast();
-                str += ' ';
+              if (out.start !== null) {
+                olderSpace = newerSpace = true;
+                out.char(0x20);
               }
             } else {
-              flush();
-              resetLast();
-              whitespace(prev, adv * prev.em);
+              out.flush(false);
+              olderSpace = newerSpace = true;
+              out.whitespace(prev, adv * prev.em, prevEndX, prevEndY);
             }
-            if (advY > VERTICAL_SHIFT * prev.height) flush();
+            if (advY > VERTICAL_SHIFT * prev.height) out.flush(false);
           }
           // Vertical writing: glyphs that follow each other across the baseline, not along it.
           if (textObject === prev.handle) {
@@ -365,16 +321,18 @@ export class PdfiumDocument {
             if (Math.abs(ax * dirX + ay * dirY) < 0.05 * prev.em && Math.abs(-ax * dirY + ay * dirX) > 0.5 * prev.height) unsupported ??= 'vertical writing';
           }
         }
-        if (!start) {
-          start = [obj.scale[0], obj.scale[1], obj.scale[2], obj.scale[3], decimal(ox), decimal(oy)];
-          itemEnd = 0;
+        if (out.start === null) {
+          out.begin(obj, decimal(ox), decimal(oy));
           itemFont = font.handle;
           itemSize = fontSize;
-          fontId = font.id;
-          if (!styles[fontId]) styles[fontId] = { fontFamily: font.mono ? 'monospace' : 'sans-serif', vertical: false };
+          if (!styles[font.id]) styles[font.id] = { fontFamily: font.mono ? 'monospace' : 'sans-serif', vertical: false };
         }
-        if (saveLast(ch)) str += ' ';
-        str += ch;
+        // pdf.js writes a space where a glyph follows a single space glyph after another glyph.
+        const spaced = !olderSpace && newerSpace;
+        olderSpace = newerSpace;
+        newerSpace = false;
+        if (spaced) out.char(0x20);
+        out.char(u);
         // Where this glyph's advance ends: the far side of its loose box along the baseline (the
         // advance, or the ink where that reaches further).
         let reach = 0;
@@ -393,16 +351,104 @@ export class PdfiumDocument {
         prevOy = oy;
         prevEndX = ox + reach * dirX;
         prevEndY = oy + reach * dirY;
-        const s0 = start as Matrix;
-        itemEnd = Math.max(itemEnd, (prevEndX - s0[4]) * dirX + (prevEndY - s0[5]) * dirY);
+        out.reach(prevEndX, prevEndY, dirX, dirY);
       }
-      flush();
-      return { items, styles, unsupported };
+      out.flush(false);
+      return { items: out.items, styles, unsupported };
     } finally {
       x.FPDFText_ClosePage(tp);
     }
   }
 
+  /** What the characters of the text object of character `i` share: font, size and direction. */
+  private textObject(tp: number, i: number, handle: number): TextObjectInfo {
+    const x = this.x;
+    const s = this.scratch;
+    const fontSize = x.FPDFText_GetFontSize(tp, i);
+    x.FPDFText_GetMatrix(tp, i, s + 16);
+    const h = this.heap();
+    const a = h.f32[(s + 16) >> 2];
+    const b = h.f32[(s + 20) >> 2];
+    const c = h.f32[(s + 24) >> 2];
+    const d = h.f32[(s + 28) >> 2];
+    const alongLen = Math.hypot(a, b) || 1;
+    return {
+      handle,
+      font: this.font(handle),
+      fontSize,
+      dirX: a / alongLen,
+      dirY: b / alongLen,
+      em: fontSize * alongLen,
+      height: fontSize * Math.hypot(c, d),
+      scale: [decimal(a * fontSize), decimal(b * fontSize), decimal(c * fontSize), decimal(d * fontSize)],
+    };
+  }
+}
+
+type PdfiumItem = TextItemLike & { hasEOL: boolean };
+
+/**
+ * The text items of a page as pdf.js shapes them, built a character at a time: the item under way
+ * (its UTF-16 code units, start matrix and extent along the baseline) and the items so far.
+ */
+class ItemWriter {
+  readonly items: PdfiumItem[] = [];
+  /** The start matrix of the item under way, or null between items. */
+  start: Matrix | null = null;
+  private codes: number[] = [];
+  private end = 0;
+  private fontId = '';
+  private last: PdfiumItem | null = null;
+
+  begin(obj: TextObjectInfo, x: number, y: number): void {
+    const [a, b, c, d] = obj.scale;
+    this.start = [a, b, c, d, x, y];
+    this.end = 0;
+    this.fontId = obj.font.id;
+  }
+
+  /** Appends a code point to the item under way. */
+  char(u: number): void {
+    if (u > 0xffff) this.codes.push(0xd800 + ((u - 0x10000) >> 10), 0xdc00 + ((u - 0x10000) & 0x3ff));
+    else this.codes.push(u);
+  }
+
+  /** The glyph just added ends its advance at (x, y). */
+  reach(x: number, y: number, dirX: number, dirY: number): void {
+    const s0 = this.start!;
+    this.end = Math.max(this.end, (x - s0[4]) * dirX + (y - s0[5]) * dirY);
+  }
+
+  /** Ends the item under way; `eol`: a line ends after it (or after the item before when none is under way). */
+  flush(eol: boolean): void {
+    const start = this.start;
+    if (start !== null && this.codes.length > 0) {
+      const str = codesToString(this.codes);
+      this.last = { str, transform: start, width: Math.max(0, this.end), height: Math.hypot(start[2], start[3]), fontName: this.fontId, dir: 'ltr', hasEOL: eol };
+      this.items.push(this.last);
+    } else if (eol && this.last !== null) {
+      this.last.hasEOL = true;
+    }
+    this.codes.length = 0;
+    this.start = null;
+  }
+
+  /**
+   * pdf.js's whitespace item: at the end (x, y) of the glyph before, as wide as the gap in units
+   * of the text matrix (not scaled by the font size).
+   */
+  whitespace(before: TextObjectInfo, gap: number, x: number, y: number): void {
+    const [a, b, c, d] = before.scale;
+    this.items.push({ str: ' ', transform: [a, b, c, d, decimal(x), decimal(y)], width: Math.abs(gap) / (before.em / before.fontSize || 1), height: 0, fontName: this.fontId, dir: 'ltr', hasEOL: false });
+  }
+}
+
+/** UTF-16 code units as a string, in slices small enough for the argument list. */
+function codesToString(codes: number[]): string {
+  if (codes.length <= 4096) return String.fromCharCode.apply(null, codes);
+  let out = '';
+  for (let i = 0; i < codes.length; i += 4096) out += String.fromCharCode.apply(null, codes.slice(i, i + 4096));
+  return out;
 }
 
 /**
