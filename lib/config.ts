@@ -18,6 +18,7 @@ const envSchema = z.object({
   QUARRY_EXTRACTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   QUARRY_EXTRACTION_TIMEOUT_S: z.coerce.number().int().min(1).default(600),
   QUARRY_EXTRACTION_MEMORY_MB: z.coerce.number().int().min(256).default(2048),
+  QUARRY_EXTRACTION_WARM_UP: z.coerce.number().int().min(0).max(20).default(5),
   QUARRY_MAX_PAGES: z.coerce.number().int().min(1).default(2000),
   QUARRY_MAX_IMAGE_PIXELS: z.coerce.number().int().min(1_000_000).default(100_000_000),
   QUARRY_WEBHOOK_ALLOW_INSECURE: boolish,
@@ -47,7 +48,15 @@ export interface Config {
   rateLimitPerMinute: number;
   trustProxy: boolean;
   secretKey: string | undefined;
-  extraction: { concurrency: number; timeoutMs: number; memoryMb: number; maxPages: number; maxImagePixels: number };
+  extraction: {
+    concurrency: number;
+    timeoutMs: number;
+    memoryMb: number;
+    maxPages: number;
+    maxImagePixels: number;
+    /** Times a new extraction worker reads the warm-up document before its first task (0: never). */
+    warmUpRuns: number;
+  };
   knowledgeBases: {
     indexingConcurrency: number;
     exactSearchMaxChunks: number;
@@ -96,6 +105,7 @@ export function getConfig(): Config {
       memoryMb: e.QUARRY_EXTRACTION_MEMORY_MB,
       maxPages: e.QUARRY_MAX_PAGES,
       maxImagePixels: e.QUARRY_MAX_IMAGE_PIXELS,
+      warmUpRuns: e.QUARRY_EXTRACTION_WARM_UP,
     },
     console: { adminEmail: e.QUARRY_ADMIN_EMAIL, adminPassword: e.QUARRY_ADMIN_PASSWORD, authSecret: e.NEXTAUTH_SECRET },
     webhooks: { allowInsecure: e.QUARRY_WEBHOOK_ALLOW_INSECURE, concurrency: e.QUARRY_WEBHOOK_CONCURRENCY },

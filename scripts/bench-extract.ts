@@ -2,9 +2,10 @@
 // the quality of every fixture document against its reference Markdown: text similarity, heading
 // recall (with level agreement) and table cell F1, per fixture and as the mean per folder.
 // The large fixtures (a 619- and a 400-page PDF, an 872-page DOCX) and a generated 100-page report
-// are timed as the server runs them (the server's memory limit for the worker), with the peak
-// memory of the extraction process and the server side's growth, the first progress report and the
-// longest wait between reports, and pages/s as a share of pdftotext's.
+// are timed as the server runs them (a worker started and warmed up as the server starts one, under
+// the server's memory limit), with the peak memory of the extraction process and the server side's
+// growth, the first progress report and the longest wait between reports, and pages/s as a share
+// of pdftotext's.
 // BENCH_PDF=/path/to/file.pdf also times that PDF (simple and normal mode, once each).
 // BENCH_LARGE=0 leaves the large fixtures out; BENCH_ONLY=large runs only them (BENCH_ONLY takes a
 // comma-separated list of the parts: speed, large, ocr, quality).
@@ -95,8 +96,9 @@ async function speed() {
   const rows: [string, number][] = [];
   const pool = new ExtractionWorkerPool();
   try {
+    await pool.prestart(getConfig().extraction.memoryMb);
     for (const mode of ['simple', 'normal'] as const) {
-      await extractInWorker(pool, pdf, mode); // warm-up: process, threads, module loading, font data
+      await extractInWorker(pool, pdf, mode); // a first run of this document, then the best of the next
       rows.push([`quarry ${mode}`, PAGES / (await best(RUNS, () => extractInWorker(pool, pdf, mode)))]);
     }
   } finally {
@@ -290,12 +292,10 @@ async function largeFixtures() {
   const dir = path.join(FIXTURES_DIR, 'large');
   const synthetic = path.join(tmp, `generated-report-${PAGES}p.pdf`);
   fs.writeFileSync(synthetic, buildTextDocument(PAGES));
-  // Long enough for page threads: the worker, its threads and pdf.js's compiled code are warm.
-  const warmUp = path.join(tmp, 'warm-up-40p.pdf');
-  fs.writeFileSync(warmUp, buildTextDocument(40));
   const files = [synthetic, ...(fs.existsSync(dir) ? fs.readdirSync(dir).sort().map((name) => path.join(dir, name)) : [])];
-  console.log('\nLarge documents (one run per mode, each in a fresh extraction process warmed up on a 40-page PDF, from the');
-  console.log('task to the result;');
+  const { memoryMb, warmUpRuns } = getConfig().extraction;
+  console.log(`\nLarge documents (one run per mode, each the first task of a new extraction process started as the server starts`);
+  console.log(`them: warmed up on the built-in warm-up document, ${warmUpRuns} runs under a ${memoryMb} MB limit; from the task to the result;`);
   console.log('pdftotext -layout as the baseline, best of 3, and Quarry\'s pages/s as a share of its (goal >= 50%);');
   console.log('first progress report (goal <= 1 s) and longest wait between reports (goal <= 2 s); peak resident');
   console.log('memory of the extraction process with its threads and programs (goal <= 512 MB for PDFs), peak and');
@@ -314,8 +314,10 @@ async function largeFixtures() {
     for (const mode of ['simple', 'normal'] as const) {
       const pool = new ExtractionWorkerPool();
       try {
-        // A started worker, as the server keeps them (a cold one adds about 3 s to a long PDF).
-        await extractInWorker(pool, warmUp, 'simple');
+        // A started worker, as the server keeps one (a cold one adds about 3 s to a long PDF).
+        const warmStarted = performance.now();
+        const runs = await pool.prestart(memoryMb);
+        if (file === files[0] && mode === 'simple') console.log(`  (warm-up: ${runs} runs in ${((performance.now() - warmStarted) / 1000).toFixed(2)} s from the process start)`);
         global.gc?.();
         const reports: number[] = [];
         const started = performance.now();
@@ -342,15 +344,13 @@ async function largeFixtures() {
   }
 }
 
-/** BENCH_PDF: pages per second of one given PDF in the worker process, as the server runs it. */
+/** BENCH_PDF: pages per second of one given PDF in a started worker process, as the server runs it. */
 async function fileSpeed(file: string) {
   console.log(`\n${path.basename(file)} (one run per mode, in the extraction worker process)`);
   const pool = new ExtractionWorkerPool();
   try {
-    // Warm-up on the generated document: process, threads, module loading.
-    const warmUp = path.join(tmp, `born-digital-${PAGES}.pdf`);
-    if (!fs.existsSync(warmUp)) fs.writeFileSync(warmUp, buildTextDocument(PAGES));
-    await extractInWorker(pool, warmUp, 'simple');
+    // A started worker, as the server keeps one.
+    await pool.prestart(getConfig().extraction.memoryMb);
     for (const mode of ['simple', 'normal'] as const) {
       const started = performance.now();
       const result = await extractInWorker(pool, file, mode);

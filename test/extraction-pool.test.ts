@@ -10,9 +10,11 @@ import * as cancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route'
 import { extractions } from '@/lib/db/schema';
 import { extractPdf } from '@/lib/extraction/pdf';
 import { ExtractionWorkerPool } from '@/lib/extraction/pool';
+import { warmUpDocument } from '@/lib/extraction/pdf/warm-up';
 import { ExtractionError } from '@/lib/extraction/types';
 import { useTestApp } from '@/test/support/app';
 import { formWith } from '@/test/support/fixtures';
+import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
 import { blankPng, denseTextPng } from '@/test/support/hostile-images';
 import { descendants, isAlive, samplePrograms, waitFor } from '@/test/support/processes';
 import { buildTextDocument } from '@/test/support/pdf-fixture';
@@ -104,6 +106,106 @@ describe('extraction worker reuse', () => {
       await reuse.close();
     }
   }, 120_000);
+});
+
+describe('warm workers', () => {
+  const smallPdf = path.join(tmp, 'small.pdf');
+  fs.writeFileSync(smallPdf, buildTextDocument(3));
+  const pdfTask = (on: ExtractionWorkerPool, memoryMb = 2048) =>
+    on.run({
+      input: { path: smallPdf, mimeType: 'application/pdf', extension: '.pdf', mode: 'simple', options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false }, maxPages: 1000, tmpDir: tmp },
+      onProgress: () => {},
+      signal: new AbortController().signal,
+      limits: { timeoutMs: 60_000, memoryMb },
+    });
+  const newPids = (before: number[]) => workerPids().filter((pid) => !before.includes(pid));
+
+  it('the warm-up document has what real documents have, on fractional positions', async () => {
+    const file = path.join(tmp, 'warm-up.pdf');
+    const bytes = warmUpDocument();
+    fs.writeFileSync(file, bytes);
+    const { markdown, totalPages } = await extractPdf(extractInput(file, PDF_TYPE, tmp, { mode: 'simple' }), null);
+    expect(totalPages).toBe(60);
+    const count = (re: RegExp) => markdown.match(re)?.length ?? 0;
+    expect(count(/^## \d+ Section/gm)).toBe(15);
+    expect(count(/^#{3,6} \d+\.\d+ Measurements on page/gm)).toBe(60);
+    // Tables on every page but the last, which is turned (/Rotate 90): its text runs sideways.
+    expect(count(/^\| Metric \| Before \| After \| Change \|$/gm)).toBe(59);
+    expect(count(/^\| Name \| Value \| Unit \|$/gm)).toBe(59);
+    expect(count(/^```$/gm)).toBe(60);
+    expect(count(/^1\. Item 1 of the list/gm)).toBe(20);
+    expect(count(/^- Item 1 of the list/gm)).toBe(20);
+    expect(markdown).toContain('Column 2.');
+    // Running headers and footers are recognised as such and left out (the turned page's aside).
+    expect(count(/Extraction performance report/g)).toBe(1);
+    // No whole-number coordinates: every text position in the content streams has a fraction.
+    const positions = [...Buffer.from(bytes).toString('latin1').matchAll(/Tf (\S+) (\S+) Td/g)];
+    expect(positions.length).toBeGreaterThan(3000);
+    expect(positions.filter((m) => Number.isInteger(Number(m[1])) || Number.isInteger(Number(m[2])))).toEqual([]);
+  });
+
+  it('a started worker reads the warm-up document before any task, then serves the first task itself', async () => {
+    const warm = new ExtractionWorkerPool({ warmUpRuns: 2 });
+    const before = workerPids();
+    try {
+      expect(await warm.prestart(2048)).toBe(2);
+      const started = newPids(before);
+      expect(started).toHaveLength(1);
+      // Asking again while it waits starts nothing new.
+      expect(await warm.prestart(2048)).toBe(2);
+      const result = await pdfTask(warm);
+      expect(result.totalPages).toBe(3);
+      expect(result.markdown).toContain('End of paragraph 4 on page 3.');
+      expect(newPids(before)).toEqual(started);
+    } finally {
+      await warm.close();
+    }
+  }, 60_000);
+
+  it('a task that arrives during the warm-up waits for the run under way only', async () => {
+    const warm = new ExtractionWorkerPool({ warmUpRuns: 20 });
+    const before = workerPids();
+    try {
+      const warmed = warm.prestart(2048);
+      // The worker is started (and waiting for tasks) once its process exists.
+      expect(await waitFor(() => newPids(before).length === 1, 10_000)).toBe(true);
+      const result = await pdfTask(warm);
+      expect(newPids(before)).toHaveLength(1);
+      expect(result.markdown).toContain('Section 3: Quarterly results');
+      // The warm-up stopped after the run the task found under way.
+      expect(await warmed).toBeLessThanOrEqual(1);
+    } finally {
+      await warm.close();
+    }
+  }, 60_000);
+
+  it('does not warm up a worker whose memory limit it would crowd (it would be replaced after every task)', async () => {
+    const warm = new ExtractionWorkerPool({ warmUpRuns: 2 });
+    try {
+      expect(await warm.prestart(512)).toBe(0);
+      expect((await pdfTask(warm, 512)).totalPages).toBe(3);
+    } finally {
+      await warm.close();
+    }
+  }, 60_000);
+
+  it('keeps the last idle worker, and stops idle ones beyond it', async () => {
+    const idle = new ExtractionWorkerPool({ warmUpRuns: 0, idleMs: 150 });
+    const before = workerPids();
+    try {
+      await Promise.all([pdfTask(idle), pdfTask(idle)]);
+      expect(newPids(before)).toHaveLength(2);
+      expect(await waitFor(() => newPids(before).length === 1, 5_000)).toBe(true);
+      // Several idle periods later the last one is still there, and serves the next task.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const [kept] = newPids(before);
+      expect(newPids(before)).toEqual([kept]);
+      expect((await pdfTask(idle)).totalPages).toBe(3);
+      expect(newPids(before)).toEqual([kept]);
+    } finally {
+      await idle.close();
+    }
+  }, 60_000);
 });
 
 describe('extraction worker processes', () => {
