@@ -13,6 +13,8 @@
  *   within one block are reported as one box.
  */
 
+import { isLetterOrDigitCode } from '@/lib/text/classes';
+
 /** A rectangle in page fractions: x0, y0 (top-left corner), x1, y1 (bottom-right corner). */
 export type Box = [number, number, number, number];
 
@@ -44,22 +46,8 @@ export interface CitationBox {
   y1: number;
 }
 
-const CONTENT = /[\p{L}\p{N}]/u;
-/** Whether each character of the Basic Multilingual Plane is a letter or digit: 0 not yet known, 1 no, 2 yes. */
-const BMP_CONTENT = new Uint8Array(0x10000);
-
-/**
- * Whether a code point is a letter or a digit (`\p{L}` or `\p{N}`). Called for every character
- * of a document's Markdown, so ASCII is decided by its ranges and other characters of the Basic
- * Multilingual Plane are tested once each.
- */
-export function isContentCode(code: number): boolean {
-  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-  if (code > 0xffff) return CONTENT.test(String.fromCodePoint(code));
-  let known = BMP_CONTENT[code];
-  if (known === 0) BMP_CONTENT[code] = known = CONTENT.test(String.fromCharCode(code)) ? 2 : 1;
-  return known === 2;
-}
+/** Whether a code point is a letter or a digit (`\p{L}` or `\p{N}`). */
+export const isContentCode = isLetterOrDigitCode;
 
 /** Letters and digits: what survives of a source line in its Markdown (markup, spaces and hyphens aside). */
 export function contentChars(text: string): number {

@@ -8,6 +8,7 @@
  * headings set like a numbered level ("References" set like "2 Methods") share that level, so the
  * hierarchy stays the same on every page.
  */
+import { collapseSpaces, isLetterCode, isSpaceCode } from '@/lib/text/classes';
 import type { Block } from './blocks';
 import { spansText } from './blocks';
 
@@ -28,6 +29,18 @@ const DECIMAL = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+(?=[\p{L}(“"'])/u;
 const LETTER = /^([A-H](?:\.\d{1,2}){0,3})(?:[.)]\s+|\s+(?=\p{Lu}))(?=[\p{L}(“"'])/u;
 const ROMAN = /^([IVX]{1,5})[.)]\s+(?=\p{L})/u;
 const WORD = /^(?:chapter|section|part|appendix|annex|article|kapitel|chapitre|abschnitt)\s+(\d{1,3}|[IVXLC]{1,6}|[A-Z])\b[.:]?/i;
+
+/** The characters a section number can start with (WORD ignores case). */
+const NUMBER_START = /[0-9A-HIVXcspakCSPAK]/;
+const SPACE = /\s/;
+
+/** Whether a block's text (spaces aside) starts with a character a section number can start with: cheaper than `sectionNumber` for the blocks that cannot be numbered. */
+function mayStartSectionNumber(b: TextBlock): boolean {
+  for (const span of b.spans) {
+    for (const ch of span.text) if (!SPACE.test(ch)) return NUMBER_START.test(ch);
+  }
+  return false;
+}
 
 /** The section number a heading text starts with, if any. */
 export function sectionNumber(text: string): SectionNumber | null {
@@ -55,17 +68,29 @@ function sizeKey(size: number): number {
 }
 
 function blockText(b: TextBlock): string {
-  return spansText(b.spans).replace(/\s+/g, ' ').trim();
+  return collapseSpaces(spansText(b.spans));
 }
 
 /** A short block that could be a heading at all: not a sentence, caption, TOC entry or number. */
 function shapeAllows(b: TextBlock, text: string): boolean {
   if (b.lines > 3 || text.length > 200 || text.length < 2) return false;
-  if (!/\p{L}/u.test(text) || /[,;]$/.test(text)) return false;
-  if (/(?:\.\s?){4,}\s*\S{0,6}$/.test(text)) return false; // a table-of-contents entry
+  // Letters (code points), UTF-16 units that are no space, and full stops, in one pass.
+  let letters = 0;
+  let nonSpace = 0;
+  let stops = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.codePointAt(i)!;
+    if (code === 0x2e) stops++;
+    if (isLetterCode(code)) letters++;
+    if (code > 0xffff) {
+      nonSpace += 2;
+      i++;
+    } else if (!isSpaceCode(code)) nonSpace++;
+  }
+  if (letters === 0 || /[,;]$/.test(text)) return false;
+  if (stops >= 4 && /(?:\.\s?){4,}\s*\S{0,6}$/.test(text)) return false; // a table-of-contents entry
   if (isCaption(text)) return false;
-  const letters = text.match(/\p{L}/gu)?.length ?? 0;
-  if (letters < 0.4 * text.replace(/\s/g, '').length) return false; // numbers and symbols: a table or chart remnant
+  if (letters < 0.4 * nonSpace) return false; // numbers and symbols: a table or chart remnant
   if (/^(?:page|p\.|seite)\s*\d+\b/i.test(text)) return false; // a page label
   // A list of names or items (an author line) is no title.
   if ((text.match(/,/g)?.length ?? 0) >= 2) return false;
@@ -176,12 +201,21 @@ export function planHeadings(pages: { blocks: Block[] }[]): HeadingPlan {
   if (body <= 0) return { level: () => 0 };
   const boldUsable = allChars > 0 && boldChars < allChars * 0.5;
 
+  // A block's text, normalised once (asked for again and again below).
+  const texts = new Map<TextBlock, string>();
+  const textOf = (b: TextBlock) => {
+    let text = texts.get(b);
+    if (text === undefined) texts.set(b, (text = blockText(b)));
+    return text;
+  };
+
   // First pass: every block that could be a heading, with its section number.
   const raw: Candidate[] = [];
   for (const [page, p] of pages.entries())
     for (const b of p.blocks) {
-      if (b.kind !== 'text' || b.size < body * 0.9) continue;
-      const text = blockText(b);
+      // More than three lines is no heading (shapeAllows), whatever its text.
+      if (b.kind !== 'text' || b.size < body * 0.9 || b.lines > 3) continue;
+      const text = textOf(b);
       if (!shapeAllows(b, text)) continue;
       const num = sectionNumber(text);
       raw.push({ block: b, page, style: '', size: sizeKey(b.size), bold: b.bold, num: num && numberedTitle(b, text, num) ? num : null });
@@ -192,14 +226,14 @@ export function planHeadings(pages: { blocks: Block[] }[]): HeadingPlan {
   // mostly of numbered titles is a table of contents: its entries are no headings.
   const repeats = new Map<string, number>();
   const perPage = new Map<number, { numbered: number; blocks: number }>();
-  for (const c of raw) if (c.num) repeats.set(blockText(c.block), (repeats.get(blockText(c.block)) ?? 0) + 1);
+  for (const c of raw) if (c.num) repeats.set(textOf(c.block), (repeats.get(textOf(c.block)) ?? 0) + 1);
   pages.forEach((p, k) => {
     let numbered = 0;
     let blocks = 0;
     for (const b of p.blocks) {
       if (b.kind !== 'text' && b.kind !== 'list') continue;
       blocks++;
-      if (b.kind === 'text' && sectionNumber(blockText(b))) numbered++;
+      if (b.kind === 'text' && mayStartSectionNumber(b) && sectionNumber(textOf(b))) numbered++;
     }
     perPage.set(k, { numbered, blocks });
   });
@@ -209,7 +243,7 @@ export function planHeadings(pages: { blocks: Block[] }[]): HeadingPlan {
   };
   const accepted: Candidate[] = [];
   for (const [i, c] of raw.entries()) {
-    const text = blockText(c.block);
+    const text = textOf(c.block);
     const numbered = c.num !== null && inSequence[i] && (repeats.get(text) ?? 0) <= 2 && !tocPage(c.page);
     if (!numbered) c.num = null;
     const larger = c.size >= body * 1.1;
