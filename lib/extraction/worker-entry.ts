@@ -34,8 +34,11 @@ function send(message: unknown): void {
 }
 
 /**
- * Reads the warm-up document (pdf/warm-up.ts) up to `runs` times, stopping after the run under way
- * when a task arrives; tells the pool how many runs it made. A failure only ends the warm-up.
+ * Reads the warm-up document (pdf/warm-up.ts) up to `runs` times, in normal and simple mode in
+ * turn (normal first: the API's default, whose first task also finds out which OCR engine is
+ * installed), stopping after the run under way when a task arrives; tells the pool how many runs it
+ * made. The document's pages all have a text layer, so no run starts OCR. A failure only ends the
+ * warm-up.
  */
 async function warmUp(runs: number, stop: () => boolean): Promise<void> {
   let done = 0;
@@ -49,7 +52,7 @@ async function warmUp(runs: number, stop: () => boolean): Promise<void> {
         path: file,
         mimeType: 'application/pdf',
         extension: '.pdf',
-        mode: 'simple',
+        mode: done % 2 === 0 ? 'normal' : 'simple',
         options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false },
         onProgress: () => {},
         signal: new AbortController().signal,
