@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as filesRoute from '@/app/v1/files/route';
@@ -21,6 +23,7 @@ import { buildTextDocument } from '@/test/support/pdf-fixture';
 import { EmbeddedRunner } from '@/lib/workflows/embedded';
 import { WORKFLOWS } from '@/lib/ops/workflows';
 
+const ROOT = path.resolve(import.meta.dirname, '..');
 const app = useTestApp();
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pool-'));
 const pool = new ExtractionWorkerPool();
@@ -187,6 +190,37 @@ describe('warm workers', () => {
     } finally {
       await warm.close();
     }
+  }, 60_000);
+
+  it('a waiting worker does not keep its process running: a script that never closes its pool still ends', async () => {
+    const script = path.join(tmp, 'no-close.mts');
+    fs.writeFileSync(
+      script,
+      `const { ExtractionWorkerPool } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'lib/extraction/pool.ts')).href)});
+const pool = new ExtractionWorkerPool({ warmUpRuns: 1 });
+console.log('warm ' + (await pool.prestart(2048)));
+const result = await pool.run({
+  input: { path: ${JSON.stringify(smallPdf)}, mimeType: 'application/pdf', extension: '.pdf', mode: 'simple', options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false }, maxPages: 100, tmpDir: ${JSON.stringify(tmp)} },
+  onProgress: () => {}, signal: new AbortController().signal, limits: { timeoutMs: 60000, memoryMb: 2048 },
+});
+console.log('pages ' + result.totalPages);
+`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(-1);
+      }, 45_000);
+      child.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(out).toBe('warm 1\npages 3\n');
+    expect(code).toBe(0);
   }, 60_000);
 
   it('keeps the last idle worker, and stops idle ones beyond it', async () => {

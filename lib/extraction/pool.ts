@@ -78,6 +78,7 @@ interface PooledWorker {
   /** Settles with the warm-up runs the worker made once it has warmed up (0 when it was not asked or stopped). */
   warm: Promise<number>;
   settleWarm: (runs: number) => void;
+  warmed: boolean;
 }
 
 /**
@@ -119,9 +120,14 @@ export class ExtractionWorkerPool {
       // have groups of their own, which it reports and `kill` stops too.
       detached: true,
     });
-    let settleWarm: (runs: number) => void = () => {};
-    const warm = new Promise<number>((resolve) => (settleWarm = resolve));
-    const worker: PooledWorker = { child, tasks: 0, programs: new Set(), warm, settleWarm };
+    let resolveWarm: (runs: number) => void = () => {};
+    const warm = new Promise<number>((resolve) => (resolveWarm = resolve));
+    const settleWarm = (runs: number) => {
+      resolveWarm(runs);
+      worker.warmed = true;
+      this.quiet(worker);
+    };
+    const worker: PooledWorker = { child, tasks: 0, programs: new Set(), warm, settleWarm, warmed: false };
     this.all.add(worker);
     child.on('message', (message: ChildMessage) => {
       if (message?.type === 'warm') settleWarm(message.runs);
@@ -145,6 +151,8 @@ export class ExtractionWorkerPool {
     const worker = this.idle.pop();
     if (worker && worker.child.connected) {
       clearTimeout(worker.idleTimer);
+      worker.child.ref();
+      worker.child.channel?.ref();
       return worker;
     }
     const spawned = this.spawn(await ensureWorkerBundle(), memoryMb);
@@ -172,6 +180,17 @@ export class ExtractionWorkerPool {
   private park(worker: PooledWorker): void {
     this.idle.push(worker);
     this.armIdleTimer(worker);
+    this.quiet(worker);
+  }
+
+  /**
+   * A warm worker waiting for a task does not keep this process running (a script that forgot to
+   * close the pool still ends); it does while it warms up, so that waiting for the warm-up works.
+   */
+  private quiet(worker: PooledWorker): void {
+    if (!worker.warmed || !this.idle.includes(worker)) return;
+    worker.child.unref();
+    worker.child.channel?.unref();
   }
 
   /** Stops an idle worker after `idleMs` unless it is the pool's last one, which stays for the next task. */
