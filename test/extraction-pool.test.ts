@@ -243,6 +243,28 @@ console.log('pages ' + result.totalPages);
 });
 
 describe('extraction worker processes', () => {
+  it('read a PDF whose page tree claims more pages than it has as pdf.js counts them (the page threads start on PDFium\'s count)', async () => {
+    const honest = Buffer.from(buildTextDocument(40));
+    const claimed = Buffer.from(honest.toString('latin1').replace('/Count 40 >>', '/Count 48 >>'), 'latin1');
+    expect(claimed.equals(honest)).toBe(false);
+    const files = { honest: path.join(tmp, 'honest-40.pdf'), claimed: path.join(tmp, 'claims-48.pdf') };
+    fs.writeFileSync(files.honest, honest);
+    fs.writeFileSync(files.claimed, claimed);
+    const run = (file: string) =>
+      pool.run({
+        input: { path: file, mimeType: 'application/pdf', extension: '.pdf', mode: 'simple', options: { ocr_provider: 'default', extract_tables: true, preserve_layout: false }, maxPages: 1000, tmpDir: tmp },
+        onProgress: () => {},
+        signal: new AbortController().signal,
+        limits: { timeoutMs: 60_000, memoryMb: 1024 },
+      });
+    const expected = await run(files.honest);
+    const result = await run(files.claimed);
+    expect(result.totalPages).toBe(40);
+    expect(result.markdown).toBe(expected.markdown);
+    expect(result.markdown).toContain('End of paragraph 4 on page 40.');
+    expect(result.markdown).not.toContain('<!-- page 41 -->');
+  }, 60_000);
+
   it('extract in a child process and report progress as pages complete, a few times a second and the last at once', async () => {
     const seen: number[] = [];
     const result = await task({ onProgress: (done, total) => (expect(total).toBe(400), seen.push(done)) });

@@ -47,7 +47,7 @@ import { buildFrames, fontFlagsFromName, type FontFlags, type FontStyleLike, typ
 import { ligatureRepairs, repairLigatureWords } from './rtl-ligatures';
 import { openPdfium, PdfiumDocument } from './pdfium';
 import { Probe } from './probe';
-import { extractInThreads, planThreads } from './threads';
+import { planThreads, startRangeJobs, type RangeJobs } from './threads';
 import { detectBorderedTables, type DetectedTable } from './tables';
 import type { PageText } from './types';
 
@@ -82,6 +82,21 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   const { pdfjs, dir } = await loadPdfjs();
   // PDFium copies the bytes; pdf.js then takes them.
   const pdfium = await openPdfium(data);
+  const wantOcr = input.mode !== 'simple' && ocr !== null;
+  let numPages = pdfium?.numPages ?? 0;
+  let done = 0;
+  const pageDone = () => input.onProgress(++done, numPages);
+  // Pages read in page threads count when done; those needing OCR when it has run, here.
+  const countPage = (needOcr: boolean) => {
+    if (!needOcr) pageDone();
+  };
+  // With PDFium the page threads start on their ranges now, while pdf.js opens the document for
+  // its metadata (35 ms of a 619-page PDF); they are stopped if pdf.js counts the pages otherwise.
+  let early: RangeJobs | null = null;
+  if (pdfium && pdfium.numPages <= input.maxPages) {
+    const threads = planThreads(pdfium.numPages);
+    if (threads > 1) early = startRangeJobs(input, pdfium.numPages, threads, wantOcr, countPage);
+  }
   let task: PdfLoadingTask | null = null;
   let probe: Probe | null = null;
   try {
@@ -92,7 +107,11 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     } catch (err) {
       throw toExtractionError(err);
     }
-    const numPages = doc.numPages;
+    if (early && doc.numPages !== numPages) {
+      early.stop();
+      early = null;
+    }
+    numPages = doc.numPages;
     if (numPages > input.maxPages) {
       throw new ExtractionError(
         'TOO_MANY_PAGES',
@@ -107,21 +126,17 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
       if (signal.aborted) throwIfAborted(signal);
       metadata = buildMetadata(null, null, numPages);
     }
-    const wantOcr = input.mode !== 'simple' && ocr !== null;
     if (input.mode === 'normal' && wantOcr) probe = new Probe(pdfjs, dir, input.path, signal);
 
     const tally: OcrTally = { attempts: 0, best: null };
     const threads = planThreads(numPages);
     let texts: PageText[];
-    let done = 0;
-    const pageDone = () => input.onProgress(++done, numPages);
     if (threads > 1) {
       // Text layers of page ranges in parallel threads; OCR afterwards, here, page by page.
-      const countPage = (needOcr: boolean) => {
-        if (!needOcr) pageDone();
-      };
-      texts = await extractInThreads(input, numPages, threads, wantOcr, countPage, () =>
-        extractRange(pdfjs, () => Promise.resolve(doc), 1, Math.ceil(numPages / threads), input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),
+      const jobs = early ?? startRangeJobs(input, numPages, threads, wantOcr, countPage);
+      early = null;
+      texts = await jobs.join(() =>
+        extractRange(pdfjs, () => Promise.resolve(doc), 1, jobs.mainTo, input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),
       );
       for (const t of texts) {
         if (!t.needOcr) continue;
@@ -149,6 +164,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     const { markdown, layout } = renderDocumentWithLayout(pages);
     return { markdown, totalPages: numPages, metadata, layout };
   } finally {
+    early?.stop();
     pdfium?.close();
     await probe?.destroy();
     await task?.destroy().catch(() => {});

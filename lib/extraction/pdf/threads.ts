@@ -52,18 +52,27 @@ function acquireThread(): Worker {
   return worker;
 }
 
+/** Page ranges being read by page threads, and the calling thread's own range, read by `join`. */
+export interface RangeJobs {
+  /** Last page of the calling thread's range (1..mainTo). */
+  mainTo: number;
+  /** Reads the calling thread's range through `mainRange` and returns every page in order. */
+  join(mainRange: () => Promise<PageText[]>): Promise<PageText[]>;
+  /** Stops the page threads before `join` (their work is lost, the threads are ended). */
+  stop(): void;
+}
+
 /**
- * Reads pages 1..⌈n/threads⌉ through `mainRange` on this thread and the other ranges in worker
- * threads; returns every page in order. `onPage` is told when a thread finishes a page.
+ * Starts reading pages ⌈n/threads⌉+1..n in page threads, a range each; the calling thread reads
+ * the first range in `join`. `onPage` is told when a thread finishes a page.
  */
-export async function extractInThreads(
+export function startRangeJobs(
   input: ExtractInput,
   numPages: number,
   threads: number,
   wantOcr: boolean,
   onPage: (needOcr: boolean) => void,
-  mainRange: () => Promise<PageText[]>,
-): Promise<PageText[]> {
+): RangeJobs {
   const size = Math.ceil(numPages / threads);
   const busy: Worker[] = [];
   const jobs: Promise<PageText[]>[] = [];
@@ -75,44 +84,53 @@ export async function extractInThreads(
     const job: PdfRangeJob = { kind: 'pdf-range', input: plain, from, to, wantOcr };
     const worker = acquireThread();
     busy.push(worker);
-    jobs.push(
-      new Promise<PageText[]>((resolve, reject) => {
-        const onMessage = (message: ThreadMessage) => {
-          if (message.type === 'progress') return onPage(message.needOcr);
-          cleanup();
-          if (message.type === 'done') resolve(message.pages);
-          else reject(new ExtractionError(message.code, message.message));
-        };
-        const onExit = (code: number) => {
-          cleanup();
-          reject(new Error(`a PDF page thread stopped (exit code ${code})`));
-        };
-        const cleanup = () => {
-          worker.off('message', onMessage);
-          worker.off('exit', onExit);
-          worker.off('error', onExit);
-        };
-        worker.on('message', onMessage);
-        worker.once('exit', onExit);
-        worker.once('error', onExit);
-        worker.postMessage(job);
-      }),
-    );
+    const pending = new Promise<PageText[]>((resolve, reject) => {
+      const onMessage = (message: ThreadMessage) => {
+        if (message.type === 'progress') return onPage(message.needOcr);
+        cleanup();
+        if (message.type === 'done') resolve(message.pages);
+        else reject(new ExtractionError(message.code, message.message));
+      };
+      const onExit = (code: number) => {
+        cleanup();
+        reject(new Error(`a PDF page thread stopped (exit code ${code})`));
+      };
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        worker.off('error', onExit);
+      };
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+      worker.once('error', onExit);
+      worker.postMessage(job);
+    });
+    // Settled by `join`, or dropped by `stop`.
+    pending.catch(() => undefined);
+    jobs.push(pending);
   }
   let aborted = false;
   const stop = () => {
+    if (aborted) return;
     aborted = true;
+    signal.removeEventListener('abort', stop);
     for (const w of busy) void w.terminate();
   };
   signal.addEventListener('abort', stop, { once: true });
-  try {
-    const ranges = await Promise.all([mainRange(), ...jobs]);
-    return ranges.flat().sort((a, b) => a.page - b.page);
-  } catch (err) {
-    stop();
-    throw err;
-  } finally {
-    signal.removeEventListener('abort', stop);
-    if (!aborted) idle.push(...busy);
-  }
+  return {
+    mainTo: Math.min(numPages, size),
+    stop,
+    async join(mainRange) {
+      try {
+        const ranges = await Promise.all([mainRange(), ...jobs]);
+        return ranges.flat().sort((a, b) => a.page - b.page);
+      } catch (err) {
+        stop();
+        throw err;
+      } finally {
+        signal.removeEventListener('abort', stop);
+        if (!aborted) idle.push(...busy);
+      }
+    },
+  };
 }
