@@ -167,6 +167,8 @@ async function run(database: string): Promise<number> {
     timeoutMs: 120_000,
   });
   try {
+    // The server warms up an extraction worker after it starts: measured once that is done.
+    await server.quiet();
     const api = apiClient(server.baseUrl, ADMIN);
     const docs = corpus(DOCS);
     console.log(`\n${database === 'postgres' ? 'PostgreSQL' : 'Embedded PGlite'}: ${docs.length} Markdown documents (${Math.round(docs.reduce((n, d) => n + d.markdown.length, 0) / docs.length)} characters on average)`);

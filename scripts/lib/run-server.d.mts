@@ -7,6 +7,8 @@ export interface RunningServer {
   child: ChildProcess;
   output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Waits until the server and its children are nearly idle (after their start-up work), at most `timeoutMs`. */
+  quiet(timeoutMs?: number): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 export declare function runServer(options?: { env?: Record<string, string>; port?: number; timeoutMs?: number; nodeArgs?: string[] }): Promise<RunningServer>;
