@@ -24,6 +24,7 @@ import { FILE_TYPES } from '@/lib/files/types';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { buildTextDocument } from '@/test/support/pdf-fixture';
 import { buildStructuredReport } from '@/test/support/pdf-report-fixture';
+import { processTree } from './lib/process-tree.mjs';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -233,30 +234,9 @@ async function quality() {
 
 /** Resident memory (MB) of every process below this one: the extraction workers and their programs. */
 function descendantsRssMb(): number {
-  const parents = new Map<number, number>();
-  const rss = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid … ; comm may hold spaces and parentheses, so split after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(Number(entry), Number(fields[1]));
-      rss.set(Number(entry), (Number(fields[21]) * 4096) / 2 ** 20);
-    } catch {
-      // the process ended while being read
-    }
-  }
-  let total = 0;
-  for (const [pid, mb] of rss) {
-    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) {
-      if (p === process.pid) {
-        total += mb;
-        break;
-      }
-    }
-  }
-  return total;
+  return processTree(process.pid)
+    .filter((p) => p.pid !== process.pid)
+    .reduce((sum, p) => sum + p.rssMb, 0);
 }
 
 /**

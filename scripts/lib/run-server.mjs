@@ -1,9 +1,9 @@
 // Starts the production server in a child process on a free port and waits until it answers.
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { ROOT } from './ensure-build.mjs';
+import { processTree } from './process-tree.mjs';
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -16,32 +16,9 @@ export function freePort() {
   });
 }
 
-/** CPU time (clock ticks) of a process and every process below it, from /proc. */
+/** CPU time (clock ticks) of a process and every process below it. */
 function treeTicks(root) {
-  const parents = new Map();
-  const ticks = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid …: fields after the last ')' start at the state; utime and stime are fields 14 and 15.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(Number(entry), Number(fields[1]));
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
-    } catch {
-      // the process ended while being read
-    }
-  }
-  let total = 0;
-  for (const [pid, t] of ticks) {
-    for (let p = pid; p !== undefined && p > 1; p = parents.get(p)) {
-      if (p === root) {
-        total += t;
-        break;
-      }
-    }
-  }
-  return total;
+  return processTree(root).reduce((sum, p) => sum + p.ticks, 0);
 }
 
 export async function runServer({ env = {}, port, timeoutMs = 60_000, nodeArgs = [] } = {}) {
