@@ -85,7 +85,11 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   const wantOcr = input.mode !== 'simple' && ocr !== null;
   let numPages = pdfium?.numPages ?? 0;
   let done = 0;
-  const pageDone = () => input.onProgress(++done, numPages);
+  const pagesDone = (pages: number) => {
+    done += pages;
+    input.onProgress(done, numPages);
+  };
+  const pageDone = () => pagesDone(1);
   // Pages read in page threads count when done; those needing OCR when it has run, here.
   const countPage = (needOcr: boolean) => {
     if (!needOcr) pageDone();
@@ -95,7 +99,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   let early: RangeJobs | null = null;
   if (pdfium && pdfium.numPages <= input.maxPages) {
     const threads = planThreads(pdfium.numPages);
-    if (threads > 1) early = startRangeJobs(input, pdfium.numPages, threads, wantOcr, countPage);
+    if (threads > 1) early = startRangeJobs(input, pdfium.numPages, threads, wantOcr, pagesDone);
   }
   let task: PdfLoadingTask | null = null;
   let probe: Probe | null = null;
@@ -133,7 +137,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     let texts: PageText[];
     if (threads > 1) {
       // Text layers of page ranges in parallel threads; OCR afterwards, here, page by page.
-      const jobs = early ?? startRangeJobs(input, numPages, threads, wantOcr, countPage);
+      const jobs = early ?? startRangeJobs(input, numPages, threads, wantOcr, pagesDone);
       early = null;
       texts = await jobs.join(() =>
         extractRange(pdfjs, () => Promise.resolve(doc), 1, jobs.mainTo, input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),

@@ -3,7 +3,7 @@ import { ExtractionError } from '../types';
 import { extractRange, Probe } from './index';
 import { openPdfium, type PdfiumDocument } from './pdfium';
 import { loadPdfjs, openDocument, readPdfFile, toExtractionError, type PdfDocument, type PdfLoadingTask } from './pdfjs';
-import type { PdfRangeJob, ThreadMessage } from './threads';
+import { PROGRESS_MS, type PdfRangeJob, type ThreadMessage } from './threads';
 
 /** The thread side of extractInThreads: reads the text layers of one page range. */
 export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promise<void> {
@@ -31,7 +31,19 @@ export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promi
     };
     if (job.wantOcr && input.mode === 'normal') probe = new Probe(pdfjs, dir, input.path, controller.signal);
     if (!pdfium) await doc();
-    const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, pdfium, (t) => send({ type: 'progress', needOcr: t.needOcr }));
+    // Pages finished without OCR to come, reported at most every PROGRESS_MS.
+    let finished = 0;
+    let reported = Date.now();
+    const report = () => {
+      if (finished > 0) send({ type: 'progress', pages: finished });
+      finished = 0;
+      reported = Date.now();
+    };
+    const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, pdfium, (t) => {
+      if (!t.needOcr) finished++;
+      if (Date.now() - reported >= PROGRESS_MS) report();
+    });
+    report();
     send({ type: 'done', pages });
   } catch (err) {
     const error = err instanceof ExtractionError ? err : new ExtractionError('INTERNAL_ERROR', `PDF extraction failed unexpectedly: ${(err as Error)?.message ?? String(err)}`);
