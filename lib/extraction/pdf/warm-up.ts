@@ -9,12 +9,13 @@
  * document has what real documents have, on fractional positions and sizes: numbered headings at
  * three sizes, running headers and footers, paragraphs, bulleted, numbered and lettered lists,
  * borderless, ruled and booktabs tables, two-column text, code, a dotted table of contents, an
- * image, a rotated page, most of them on every page. Long enough (60 pages) to be read by page
- * threads.
+ * image, a rotated page, most of them on every page. Long enough (64 pages) to be read by every
+ * page thread a long document gets.
  */
 import { buildPdf, paragraph, type PdfLine, type PdfPageSpec, type PdfText } from './writer';
 
-const PAGES = 60;
+/** 64 pages: as many page threads as a long document gets (16 pages or more each, at most 4) warm up with it. */
+const PAGES = 64;
 const LEFT = 72;
 const WIDTH = 468;
 
