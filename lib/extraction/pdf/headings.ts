@@ -32,12 +32,11 @@ const WORD = /^(?:chapter|section|part|appendix|annex|article|kapitel|chapitre|a
 
 /** The characters a section number can start with (WORD ignores case). */
 const NUMBER_START = /[0-9A-HIVXcspakCSPAK]/;
-const SPACE = /\s/;
 
 /** Whether a block's text (spaces aside) starts with a character a section number can start with: cheaper than `sectionNumber` for the blocks that cannot be numbered. */
 function mayStartSectionNumber(b: TextBlock): boolean {
   for (const span of b.spans) {
-    for (const ch of span.text) if (!SPACE.test(ch)) return NUMBER_START.test(ch);
+    for (const ch of span.text) if (!isSpaceCode(ch.codePointAt(0)!)) return NUMBER_START.test(ch);
   }
   return false;
 }

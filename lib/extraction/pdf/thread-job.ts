@@ -5,7 +5,7 @@ import { openPdfium, type PdfiumDocument } from './pdfium';
 import { loadPdfjs, openDocument, readPdfFile, toExtractionError, type PdfDocument, type PdfLoadingTask } from './pdfjs';
 import { PROGRESS_MS, type PdfRangeJob, type ThreadMessage } from './threads';
 
-/** The thread side of extractInThreads: reads the text layers of one page range. */
+/** The thread side of startRangeJobs: reads the text layers of one page range. */
 export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promise<void> {
   const send = (message: ThreadMessage) => port.postMessage(message);
   const controller = new AbortController();
