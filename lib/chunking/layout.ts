@@ -13,7 +13,7 @@
  *   within one block are reported as one box.
  */
 
-import { isLetterOrDigitCode } from '@/lib/text/classes';
+import { isLetterOrDigitCode, isSpaceCode } from '@/lib/text/classes';
 
 /** A rectangle in page fractions: x0, y0 (top-left corner), x1, y1 (bottom-right corner). */
 export type Box = [number, number, number, number];
@@ -99,6 +99,9 @@ export function distributeLines(texts: readonly string[], lines: readonly Source
 }
 
 /** Collects the positions of the Markdown being written; `build` gives the record. */
+/** LayoutBuilder.add's buffer of content positions, grown as needed. */
+let contentPositions = new Int32Array(4096);
+
 export class LayoutBuilder {
   private readonly pages = new Map<number, LayoutLine[][]>();
 
@@ -110,32 +113,44 @@ export class LayoutBuilder {
   add(page: number, markdown: string, start: number, end: number, lines: readonly SourceLine[]): void {
     const usable = lines.filter((l) => l.box.every(Number.isFinite) && l.box[2] >= l.box[0] && l.box[3] >= l.box[1]);
     if (usable.length === 0 || end <= start) return;
-    const positions: number[] = [];
+    // Where the span's letters and digits are, in a buffer kept between calls (a document's
+    // worth of spans made a new array each otherwise).
+    let positions = contentPositions;
+    let count = 0;
     for (let i = start; i < end; i++) {
       const code = markdown.codePointAt(i)!;
-      if (isContentCode(code)) positions.push(i);
+      if (isContentCode(code)) {
+        if (count === positions.length) {
+          const grown = new Int32Array(positions.length * 2);
+          grown.set(positions);
+          positions = contentPositions = grown;
+        }
+        positions[count++] = i;
+      }
       if (code > 0xffff) i++;
     }
-    const total = usable.reduce((a, l) => a + l.chars, 0);
+    let total = 0;
+    for (const l of usable) total += l.chars;
     const starts: number[] = [];
     let cum = 0;
-    for (const [i, l] of usable.entries()) {
-      if (i === 0 || total === 0 || positions.length === 0) starts.push(start);
+    for (let i = 0; i < usable.length; i++) {
+      if (i === 0 || total === 0 || count === 0) starts.push(start);
       else {
-        const idx = Math.min(positions.length - 1, Math.floor((cum * positions.length) / total));
+        const idx = Math.min(count - 1, Math.floor((cum * count) / total));
         starts.push(Math.max(starts[i - 1], positions[idx]));
       }
-      cum += l.chars;
+      cum += usable[i].chars;
     }
     let blocks = this.pages.get(page);
     if (!blocks) this.pages.set(page, (blocks = []));
     let current: LayoutLine[] = [];
     let group: number | undefined;
-    for (const [i, l] of usable.entries()) {
+    for (let i = 0; i < usable.length; i++) {
+      const l = usable[i];
       let s = starts[i];
       let e = i + 1 < usable.length ? starts[i + 1] : end;
-      while (e > s && /\s/.test(markdown[e - 1])) e--;
-      while (s < e && /\s/.test(markdown[s])) s++;
+      while (e > s && isSpaceCode(markdown.charCodeAt(e - 1))) e--;
+      while (s < e && isSpaceCode(markdown.charCodeAt(s))) s++;
       if (e <= s) continue;
       if (current.length && l.group !== group) {
         blocks.push(current);

@@ -8,6 +8,7 @@
 import type { HLine, PageGraphics, VLine } from './graphics';
 import type { Run } from './runs';
 import { joinLines } from './text';
+import { collapseSpaces } from '@/lib/text/classes';
 
 export interface DetectedTable {
   x0: number;
@@ -312,7 +313,10 @@ export { findBorderlessTables, type BorderlessTable, type TableLineLike } from '
 /** GFM table: first row is the header; pipes escaped, cells on one line. */
 export function renderTable(rows: string[][]): string {
   const width = rows.reduce((m, r) => Math.max(m, r.length), 0);
-  const cell = (t: string | undefined) => (t ?? '').replace(/\s+/g, ' ').replace(/\\?\|/g, '\\|').trim();
+  const cell = (t: string | undefined) => {
+    const text = collapseSpaces(t ?? '');
+    return text.includes('|') ? text.replace(/\\?\|/g, '\\|') : text;
+  };
   const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => cell(r[i])).join(' | ')} |`;
   const out = [line(rows[0]), `|${' --- |'.repeat(width)}`];
   for (const r of rows.slice(1)) out.push(line(r));
