@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
 import { corrupt, finishMarkdown, parsing, readInputFile, refuseTooManyPages } from './common';
+import { splitMainPart, type MainPartChunks } from './docx-chunks';
 import { headerFooterDocument } from './docx-headers';
 import { HEADING_STYLE_PREFIX, namespacePrefix, PartRewriter, wordPrefix, type RewriteContext } from './docx-rewrite';
 import { DocxStyles, stylePartsOf } from './docx-styles';
@@ -48,6 +49,13 @@ const MATH_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
 
 /** Progress units of a DOCX's stages (see extractDocx). */
 const STAGES = 10;
+
+/**
+ * Characters of the main part's body mammoth converts at a time in a long document (a document
+ * of less than twice this is converted whole): about 0.2 s of conversion, a tenth of the 872-page
+ * handbook (5 MB). Settable for tests, which compare the parts' Markdown with the whole's.
+ */
+export const docxChunking = { chars: 512 * 1024 };
 
 /** Placeholder tokens put in the XML and the Markdown they stand for. */
 class Tokens {
@@ -110,6 +118,12 @@ function storedName(zip: OfficeZip, part: string): string {
 
 /** Markdown of a repacked DOCX (mammoth, then turndown); `converted` is told when mammoth is done. */
 async function convert(repacked: Uint8Array, converted?: () => void): Promise<string> {
+  const html = await convertToHtml(repacked);
+  converted?.();
+  return htmlToMarkdown(html);
+}
+
+async function convertToHtml(repacked: Uint8Array): Promise<string> {
   // Imported on first use, like ExcelJS (xlsx.ts): only DOCX extractions pay for it.
   const mammoth = (await import('mammoth')).default;
   const html = await parsing('DOCX', async () => {
@@ -127,9 +141,45 @@ async function convert(repacked: Uint8Array, converted?: () => void): Promise<st
   if (htmlNestingDepth(html) > MAX_HTML_DEPTH) {
     throw corrupt(`The DOCX file is nested too deeply (more than ${MAX_HTML_DEPTH} levels of tables or lists)`);
   }
-  converted?.();
+  return html;
+}
+
+function htmlToMarkdown(html: string): Promise<string> {
   const turndown = createTurndown({ images: 'placeholder', captions: true });
   return parsing('DOCX', () => turndown.turndown(html));
+}
+
+/**
+ * The main part converted in parts (docx-chunks.ts), with progress after each: the Markdown of
+ * the whole, or null when the first part's notes cannot be told from its text (then the caller
+ * converts the whole).
+ */
+async function convertInParts(
+  zip: OfficeZip,
+  keep: (name: string) => boolean,
+  replaced: Map<string, Uint8Array>,
+  main: string,
+  chunks: MainPartChunks,
+  input: ExtractInput,
+): Promise<string | null> {
+  const parts: string[] = [];
+  let notes = '';
+  for (const [k, chunk] of chunks.parts.entries()) {
+    throwIfAborted(input.signal);
+    replaced.set(main, new TextEncoder().encode(chunk));
+    let html = await convertToHtml(zip.repack(keep, replaced));
+    if (k === 0 && chunks.notes) {
+      // The notes mammoth writes after the first part's body belong at the end of the document.
+      const at = html.lastIndexOf('<ol><li id="');
+      if (at < 0 || !/^<ol><li id="(?:footnote|endnote)-/.test(html.slice(at)) || !html.endsWith('</ol>')) return null;
+      notes = html.slice(at);
+      html = html.slice(0, at);
+    }
+    parts.push(await htmlToMarkdown(html));
+    input.onProgress(1 + Math.floor((8 * (k + 1)) / chunks.parts.length), STAGES);
+  }
+  if (notes) parts.push(await htmlToMarkdown(notes));
+  return parts.filter((part) => part !== '').join('\n\n');
 }
 
 /** A heading number ("2.1", "Article IV") as Markdown text inside a heading line. */
@@ -146,7 +196,7 @@ function prepareMain(zip: OfficeZip, main: string, tokens: Tokens, baseCtx: Rewr
   const mainXml = zip.text(main)!;
   const ctx = { ...baseCtx, headingShift: usesParagraphStyle(mainXml, baseCtx.styles.titleStyleIds()) ? 1 : 0 };
   const withEquations = replaceEquations(mainXml, main, tokens) ?? mainXml;
-  const prepared = new TextEncoder().encode(new PartRewriter(mainXml, ctx).rewrite(withEquations));
+  const prepared = new PartRewriter(mainXml, ctx).rewrite(withEquations);
   const headerCtx = { ...baseCtx, styles: ctx.styles.fork() };
   const headers = headerFooterDocument(zip, main, mainXml, (partXml, content) =>
     new PartRewriter(partXml, headerCtx).rewrite(replaceEquations(content, main, tokens, partXml) ?? content),
@@ -185,12 +235,17 @@ export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
   // The main part is prepared in one function call so that its text (megabytes for a long
   // document) can be collected before mammoth runs; headers get their own list counters.
   const { prepared, headers } = prepareMain(zip, main, tokens, context);
-  replaced.set(main, prepared);
   throwIfAborted(input.signal);
   // DOCX has no pages to count off: progress goes by stages, weighted by their share of the time
-  // (mammoth takes most of it), so a long document shows progress before it is done.
+  // (mammoth takes most of it), so a long document shows progress before it is done. A long
+  // document's body is converted in parts (docx-chunks.ts), with progress after each.
   input.onProgress(1, STAGES);
-  let markdown = await convert(zip.repack(isXmlPart, replaced), () => input.onProgress(8, STAGES));
+  const chunks = splitMainPart(prepared, wordPrefix(prepared), docxChunking.chars);
+  let markdown = chunks ? await convertInParts(zip, isXmlPart, replaced, main, chunks, input) : null;
+  if (markdown === null) {
+    replaced.set(main, new TextEncoder().encode(prepared));
+    markdown = await convert(zip.repack(isXmlPart, replaced), () => input.onProgress(8, STAGES));
+  }
   replaced.clear();
   throwIfAborted(input.signal);
   input.onProgress(9, STAGES);
