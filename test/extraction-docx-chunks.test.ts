@@ -98,6 +98,9 @@ describe('where a DOCX body is cut', () => {
     expect(splitMainPart(HEAD + many + '<!-- <w:p> -->' + many + TAIL, 'w:', 1)).toBeNull();
     expect(splitMainPart(HEAD + many + '<w:p><w:r>' + many + TAIL, 'w:', 1)).toBeNull();
     expect(splitMainPart(HEAD + many + many + TAIL, 'w:', 1)).not.toBeNull();
+    // Tags that never close, or quotes that never end, are scanned once, not once per "<".
+    expect(splitMainPart(HEAD + many + '<w:p<w:r'.repeat(250_000) + many + TAIL, 'w:', 1)).toBeNull();
+    expect(splitMainPart(HEAD + many + '<w:p w:x="'.repeat(200_000) + many + TAIL, 'w:', 1)).toBeNull();
   });
 });
 

@@ -14,7 +14,9 @@
  * documents with comments are read whole.
  */
 
-const TAG = /<(\/?)([A-Za-z_][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+// No "<" inside a tag, quoted or not (XML allows none): every attempt ends at the next "<",
+// so malformed markup is scanned in linear time.
+const TAG = /<(\/?)([A-Za-z_][\w.:-]*)((?:[^<>"']|"[^<"]*"|'[^<']*')*)>/g;
 
 interface TopLevel {
   start: number;
@@ -81,8 +83,10 @@ function topLevelElements(body: string, paragraphTag: string): TopLevel[] | null
   const out: TopLevel[] = [];
   let depth = 0;
   let current: TopLevel | null = null;
+  let tags = 0;
   TAG.lastIndex = 0;
   for (let m = TAG.exec(body); m !== null; m = TAG.exec(body)) {
+    tags++;
     const [text, closing, name, attributes] = m;
     if (closing) {
       depth--;
@@ -109,7 +113,10 @@ function topLevelElements(body: string, paragraphTag: string): TopLevel[] | null
     }
     if (!selfClosing) depth++;
   }
-  return depth === 0 ? out : null;
+  // Every "<" must begin a tag (text holds none): otherwise the markup is not what it seems.
+  let lt = 0;
+  for (let i = body.indexOf('<'); i >= 0; i = body.indexOf('<', i + 1)) lt++;
+  return depth === 0 && lt === tags ? out : null;
 }
 
 function escapeRe(s: string): string {
