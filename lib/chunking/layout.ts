@@ -98,10 +98,10 @@ export function distributeLines(texts: readonly string[], lines: readonly Source
   return out;
 }
 
-/** Collects the positions of the Markdown being written; `build` gives the record. */
 /** LayoutBuilder.add's buffer of content positions, grown as needed. */
 let contentPositions = new Int32Array(4096);
 
+/** Collects the positions of the Markdown being written; `build` gives the record. */
 export class LayoutBuilder {
   private readonly pages = new Map<number, LayoutLine[][]>();
 
