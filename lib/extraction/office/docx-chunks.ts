@@ -13,6 +13,7 @@
  * its end, so every reference stays in the first part, whose notes the caller moves to the end;
  * documents with comments are read whole.
  */
+import { escapeRe } from './docx-rewrite';
 
 // No "<" inside a tag, quoted or not (XML allows none): every attempt ends at the next "<",
 // so malformed markup is scanned in linear time.
@@ -117,8 +118,4 @@ function topLevelElements(body: string, paragraphTag: string): TopLevel[] | null
   let lt = 0;
   for (let i = body.indexOf('<'); i >= 0; i = body.indexOf('<', i + 1)) lt++;
   return depth === 0 && lt === tags ? out : null;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

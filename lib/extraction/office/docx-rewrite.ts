@@ -36,7 +36,8 @@ const SUPPORTED_REQUIREMENTS = new Set([
 const WORD_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const MC_NS = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** `s` as a literal inside a regular expression. */
+export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** The prefix a part declares for a namespace URI, when it declares one. */
 export function namespacePrefix(xml: string, uri: string): string | undefined {
