@@ -140,7 +140,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
       const jobs = early ?? startRangeJobs(input, numPages, threads, wantOcr, pagesDone);
       early = null;
       texts = await jobs.join(() =>
-        extractRange(pdfjs, () => Promise.resolve(doc), 1, jobs.mainTo, input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),
+        extractRange(pdfjs, () => Promise.resolve(doc), () => jobs.claims.claim(), input, wantOcr, probe, pdfium, (t) => countPage(t.needOcr)),
       );
       for (const t of texts) {
         if (!t.needOcr) continue;
@@ -149,7 +149,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         pageDone();
       }
     } else {
-      texts = await extractRange(pdfjs, () => Promise.resolve(doc), 1, numPages, input, wantOcr, probe, pdfium, async (t) => {
+      texts = await extractRange(pdfjs, () => Promise.resolve(doc), onlyOnce({ from: 1, to: numPages }), input, wantOcr, probe, pdfium, async (t) => {
         if (t.needOcr) t.blocks = mergeOcr(t.blocks, t.usable, await runOcr(ocr!, input, t.page, tally), input.options.preserve_layout);
         pageDone();
       });
@@ -175,16 +175,31 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
   }
 }
 
+/** A page source that hands out `range` once. */
+function onlyOnce(range: PageRange): () => PageRange | null {
+  let taken = false;
+  return () => {
+    if (taken) return null;
+    taken = true;
+    return range;
+  };
+}
+
+interface PageRange {
+  from: number;
+  to: number;
+}
+
 /**
- * Reads the text layers of pages `from`..`to`. `onPage` runs after each page, in order, and may
- * change the page (OCR). A page whose layout cannot be read is kept empty with its failure.
+ * Reads the text layers of the pages `next` hands out, a run of pages at a time until it returns
+ * null. `onPage` runs after each page, in order within a run, and may change the page (OCR). A page
+ * whose layout cannot be read is kept empty with its failure.
  */
 export async function extractRange(
   pdfjs: Pdfjs,
   /** The document in pdf.js, opened on first use (with PDFium, only if a page is handed back). */
   doc: () => Promise<PdfDocument>,
-  from: number,
-  to: number,
+  next: () => PageRange | null,
   input: ExtractInput,
   wantOcr: boolean,
   probe: Probe | null,
@@ -207,32 +222,35 @@ export async function extractRange(
     return pending;
   };
   const texts: PageText[] = [];
-  for (let n = from; n <= to; n++) {
-    throwIfAborted(signal);
-    // With PDFium pdf.js reads only the pages handed back to it, so nothing is read ahead.
-    if (!pdfium) for (let m = n; m <= Math.min(to, n + LOOKAHEAD); m++) fetchPage(m);
-    let text: PageText;
-    try {
-      const viaPdfium = pdfium ? pdfiumSource(pdfium, n, input) : null;
-      if (viaPdfium) {
-        text = { page: n, ...(await textLayerPage(pdfjs, viaPdfium, n, input, wantOcr, () => pdfiumImages(pdfium!, n, probe))) };
-      } else {
-        const { page, content } = await abortable(fetchPage(n), signal);
-        try {
-          const source = await pdfjsSource(pdfjs, page, content, input, fonts);
-          text = { page: n, ...(await textLayerPage(pdfjs, source, n, input, wantOcr, async () => (await probe?.images(n)) ?? null)) };
-        } finally {
-          page.cleanup();
+  for (let range = next(); range; range = next()) {
+    const { from, to } = range;
+    for (let n = from; n <= to; n++) {
+      throwIfAborted(signal);
+      // With PDFium pdf.js reads only the pages handed back to it, so nothing is read ahead.
+      if (!pdfium) for (let m = n; m <= Math.min(to, n + LOOKAHEAD); m++) fetchPage(m);
+      let text: PageText;
+      try {
+        const viaPdfium = pdfium ? pdfiumSource(pdfium, n, input) : null;
+        if (viaPdfium) {
+          text = { page: n, ...(await textLayerPage(pdfjs, viaPdfium, n, input, wantOcr, () => pdfiumImages(pdfium!, n, probe))) };
+        } else {
+          const { page, content } = await abortable(fetchPage(n), signal);
+          try {
+            const source = await pdfjsSource(pdfjs, page, content, input, fonts);
+            text = { page: n, ...(await textLayerPage(pdfjs, source, n, input, wantOcr, async () => (await probe?.images(n)) ?? null)) };
+          } finally {
+            page.cleanup();
+          }
         }
+      } catch (err) {
+        if (err instanceof ExtractionError) throw err;
+        if (signal.aborted) throwIfAborted(signal);
+        text = { page: n, blocks: [], usable: false, needOcr: false, failure: (err as Error)?.message ?? String(err) };
       }
-    } catch (err) {
-      if (err instanceof ExtractionError) throw err;
-      if (signal.aborted) throwIfAborted(signal);
-      text = { page: n, blocks: [], usable: false, needOcr: false, failure: (err as Error)?.message ?? String(err) };
+      ahead.delete(n);
+      await onPage(text);
+      texts.push(text);
     }
-    ahead.delete(n);
-    await onPage(text);
-    texts.push(text);
   }
   return texts;
 }

@@ -3,9 +3,9 @@ import { ExtractionError } from '../types';
 import { extractRange, Probe } from './index';
 import { openPdfium, type PdfiumDocument } from './pdfium';
 import { loadPdfjs, openDocument, readPdfFile, toExtractionError, type PdfDocument, type PdfLoadingTask } from './pdfjs';
-import { PROGRESS_MS, type PdfRangeJob, type ThreadMessage } from './threads';
+import { PageClaims, PROGRESS_MS, type PdfRangeJob, type ThreadMessage } from './threads';
 
-/** The thread side of startRangeJobs: reads the text layers of one page range. */
+/** The thread side of startRangeJobs: reads the text layers of the pages it claims. */
 export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promise<void> {
   const send = (message: ThreadMessage) => port.postMessage(message);
   const controller = new AbortController();
@@ -39,7 +39,8 @@ export async function runPdfRangeJob(job: PdfRangeJob, port: MessagePort): Promi
       finished = 0;
       reported = Date.now();
     };
-    const pages = await extractRange(pdfjs, doc, job.from, job.to, input, job.wantOcr, probe, pdfium, (t) => {
+    const claims = new PageClaims(job.claims.buffer, job.claims.numPages, job.claims.size);
+    const pages = await extractRange(pdfjs, doc, () => claims.claim(), input, job.wantOcr, probe, pdfium, (t) => {
       if (!t.needOcr) finished++;
       if (Date.now() - reported >= PROGRESS_MS) report();
     });
