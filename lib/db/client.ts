@@ -100,13 +100,24 @@ async function openPglite(opts: OpenOptions): Promise<DatabaseHandle> {
   }
 }
 
-const kinds = new WeakMap<Db, DatabaseHandle['kind']>();
+// On globalThis like the database itself: the server's bundles may each hold a copy of this module.
+const kindsHolder = globalThis as unknown as { __quarryDbKinds?: WeakMap<Db, DatabaseHandle['kind']> };
+const kinds = (kindsHolder.__quarryDbKinds ??= new WeakMap<Db, DatabaseHandle['kind']>());
 
 /** Opens (and migrates) a database: PostgreSQL when a URL is given, embedded PGlite otherwise. */
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const handle = opts.url ? await openPostgres(opts.url, opts.skipMigrations ?? false) : await openPglite(opts);
   kinds.set(handle.db, handle.kind);
   return handle;
+}
+
+/**
+ * Whether this process is `db`'s only user (the embedded database, which one process holds), so
+ * that rows it keeps in memory stay true for as long as it changes them itself. False for an open
+ * transaction's handle and for PostgreSQL, which other servers may share.
+ */
+export function soleUser(db: DbOrTx): boolean {
+  return kinds.get(db as Db) === 'pglite';
 }
 
 /** Which kind of database `db` is: the one openDatabase opened it as, else the process's database's kind. */

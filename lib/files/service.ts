@@ -2,7 +2,7 @@ import { and, arrayContains, asc, desc, eq, ilike, inArray, sql, type SQL } from
 import { filesInReach, refuseLimitedKey } from '@/lib/auth/reach';
 import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
-import type { DbOrTx } from '@/lib/db/client';
+import { soleUser, type DbOrTx } from '@/lib/db/client';
 import { paginate, type Page } from '@/lib/db/paginate';
 import { extractions, files, type ExtractionMode, type ExtractionStatus, type FileRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
@@ -10,6 +10,7 @@ import { newId } from '@/lib/ids';
 import type { Readable } from 'node:stream';
 import { StorageNotFoundError, type ByteRange } from '@/lib/storage';
 import { requestedRange } from './range';
+import { cachedFileRow, fileRowGeneration, rememberFileRow } from './row-cache';
 import type { ReceivedUpload } from './upload';
 import { parseTagsField } from './upload';
 
@@ -184,12 +185,24 @@ export function checkFileIdShape(value: string): void {
  * The file `id` as the caller may see it: every request path reads files through here, so a file
  * that is no document of a limited key's knowledge bases answers 404 as if it did not exist.
  */
+/**
+ * A file's row (404 when there is none, or when the key cannot reach it). With the embedded
+ * database the rows of files read by id are kept in memory (row-cache.ts); the row is frozen then.
+ */
 export async function getFileRow(ctx: ServiceContext, id: string): Promise<FileRow> {
   const reach = filesInReach(ctx.principal, files.id);
-  const [row] = reach
-    ? await ctx.db.select().from(files).where(and(eq(files.id, id), reach)).limit(1)
-    : await fileById(ctx.db).execute({ id });
+  if (reach) {
+    const [row] = await ctx.db.select().from(files).where(and(eq(files.id, id), reach)).limit(1);
+    if (!row) throw notFound('FILE_NOT_FOUND', 'File', id);
+    return row;
+  }
+  const keep = soleUser(ctx.db);
+  const cached = keep ? cachedFileRow(id) : undefined;
+  if (cached) return cached;
+  const generation = fileRowGeneration();
+  const [row] = await fileById(ctx.db).execute({ id });
   if (!row) throw notFound('FILE_NOT_FOUND', 'File', id);
+  if (keep) rememberFileRow(row, generation);
   return row;
 }
 

@@ -4,6 +4,7 @@ import type { ServiceContext } from '@/lib/context';
 import { files, kbDocuments } from '@/lib/db/schema';
 import { notFound } from '@/lib/errors';
 import { recordEvent } from '@/lib/events';
+import { forgetFileRow } from '@/lib/files/row-cache';
 import { removeDocumentsOfFile } from '@/lib/knowledge-bases/documents';
 
 /**
@@ -14,6 +15,8 @@ import { removeDocumentsOfFile } from '@/lib/knowledge-bases/documents';
  * documents of its knowledge bases and of no other (it would reach into those).
  */
 export async function deleteFile(ctx: ServiceContext, id: string): Promise<void> {
+  // Forgotten before (a read under way keeps nothing) and after the commit (nothing read in between stays).
+  forgetFileRow(id);
   const row = await ctx.db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: files.id }).from(files).where(and(eq(files.id, id), filesInReach(ctx.principal, files.id)));
     if (!existing) throw notFound('FILE_NOT_FOUND', 'File', id);
@@ -32,5 +35,6 @@ export async function deleteFile(ctx: ServiceContext, id: string): Promise<void>
     await recordEvent(tx, 'file.deleted', { file_id: id, filename: deleted.filename }, ctx.requestId);
     return deleted;
   });
+  forgetFileRow(id);
   await ctx.storage.delete(row.storageKey);
 }

@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { CLIENT_IP_HEADER } from '@/lib/api/client-ip';
 import type { RouteHandler } from '@/lib/api/handler';
 import { createApiKey, ENV_ADMIN_KEY_ID, forgetCachedKeys } from '@/lib/auth/api-keys';
+import { forgetFileRows } from '@/lib/files/row-cache';
 import { resetConfig } from '@/lib/config';
 import { resetSecretKey } from '@/lib/crypto/secret-box';
 import { resetAuthSecret } from '@/lib/users/session';
@@ -74,6 +75,7 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
     resetAuthSecret();
     resetInMemoryRateLimits();
     forgetCachedKeys();
+    forgetFileRows();
     clearMaintenanceCache();
     handle = await openTestDatabase(inject('pgliteTemplate'));
     setDatabase(handle);
