@@ -139,6 +139,12 @@ describe('warm workers', () => {
     expect(count(/^1\. Item 1 of the list/gm)).toBe(22);
     expect(count(/^- Item 1 of the list/gm)).toBe(21);
     expect(markdown).toContain('Column 2.');
+    // The variety pieces, a kind per page in turn: chapter headings, list items over two lines, a
+    // word printed on itself (once, not twice), a hyphenated line end, a short borderless table.
+    expect(count(/^#{2,6} Chapter \d+ Operations$/gm)).toBe(10);
+    expect(count(/^- Item \d is long enough to run onto a second line of the list, where it goes on with a few more words\.$/gm)).toBe(22);
+    expect(count(/^Important notes for the operators of the service, with a hyphenated word at the end/gm)).toBe(11);
+    expect(count(/^\| workers \| 2 \| 1 to 16 \|$/gm)).toBe(10);
     // Running headers and footers are recognised as such and left out (the turned page's aside).
     expect(count(/Extraction performance report/g)).toBe(1);
     // No whole-number coordinates: every text position in the content streams has a fraction.

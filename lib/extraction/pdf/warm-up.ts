@@ -9,7 +9,10 @@
  * document has what real documents have, on fractional positions and sizes: numbered headings at
  * three sizes, running headers and footers, paragraphs, bulleted, numbered and lettered lists,
  * borderless, ruled and booktabs tables, two-column text, code, a dotted table of contents, an
- * image, a rotated page, most of them on every page. Long enough (64 pages) to be read by every
+ * image, a rotated page, most of them on every page; and, a piece per page in turn (variety), what
+ * made a first real document still throw optimised code away: chapter, appendix and roman-numeral
+ * headings, list items over two lines, a smaller note number before its text, a word printed on
+ * itself, a hyphenated line end, a short table. Long enough (64 pages) to be read by every
  * page thread a long document gets.
  */
 import { buildPdf, paragraph, type PdfLine, type PdfPageSpec, type PdfText } from './writer';
@@ -114,6 +117,54 @@ function contents(c: Cursor): void {
   c.y -= 8;
 }
 
+/**
+ * What real documents have beside the above, a piece per page in turn: headings numbered as
+ * chapters, appendices and in roman numerals, list items that run onto a second line, a note set
+ * smaller before larger text on its baseline, a word printed twice on itself (simulated bold),
+ * hyphenated line ends and a short table with a cell that takes two pieces.
+ */
+function variety(c: Cursor, n: number): void {
+  c.y -= 9.7;
+  switch (n % 6) {
+    case 0:
+      heading(c, `Chapter ${n / 6} Operations`, 14.11);
+      break;
+    case 1:
+      heading(c, `A.${(n % 5) + 1} Appendix measurements`, 11.37);
+      heading(c, `IV. Review of page ${n}`, 11.37, 'regular');
+      break;
+    case 2:
+      ['•', '•'].forEach((marker, i) => {
+        c.texts.push({ x: LEFT + 9.3 + c.d, y: c.y, text: marker, size: 10.13 });
+        c.texts.push({ x: LEFT + 27.1 + c.d, y: c.y, text: `Item ${i + 1} is long enough to run onto a second line of the`, size: 10.13 });
+        c.y -= 12.27;
+        c.texts.push({ x: LEFT + 27.1 + c.d, y: c.y, text: 'list, where it goes on with a few more words.', size: 10.13 });
+        c.y -= 12.27;
+      });
+      c.y -= 7.4;
+      break;
+    case 3:
+      c.texts.push({ x: LEFT + c.d, y: c.y, text: '3', size: 6.71 });
+      c.texts.push({ x: LEFT + 5.2 + c.d, y: c.y, text: `Note on page ${n}: the figures above include the warm-up of every worker.`, size: 10.13 });
+      c.y -= 14.9;
+      break;
+    case 4:
+      // Simulated bold: the word again on itself, then once more a little to the right.
+      for (const dx of [0, 0, 0.25]) c.texts.push({ x: LEFT + c.d + dx, y: c.y, text: 'Important', size: 10.13 });
+      c.texts.push({ x: LEFT + 52.4 + c.d, y: c.y, text: `notes for the operators of the service, with a hyphen-`, size: 10.13 });
+      c.y -= 12.27;
+      c.texts.push({ x: LEFT + c.d, y: c.y, text: 'ated word at the end of the line above and more words after it.', size: 10.13 });
+      c.y -= 19.1;
+      break;
+    default:
+      for (const [i, cells] of [['Setting', 'Default', 'Range'], ['workers', '2', '1 to 16'], ['memory', '2048 MB', '256 MB and up']].entries()) {
+        cells.forEach((text, k) => c.texts.push({ x: LEFT + k * 152.9 + c.d, y: c.y, text, size: 9.61, font: i === 0 ? 'bold' : 'regular' }));
+        c.y -= 12.41;
+      }
+      c.y -= 9.3;
+  }
+}
+
 function page(n: number): PdfPageSpec {
   const c: Cursor = { texts: [], lines: [], y: 718.37, d: 0.37 + (n % 7) * 0.113 };
   c.texts.push({ x: LEFT + c.d, y: 752.63, text: 'Extraction performance report', size: 8.17 });
@@ -130,6 +181,7 @@ function page(n: number): PdfPageSpec {
   ruledTable(c, n, n % 2 === 1);
   if (n % 2 === 0) code(c);
   columns(c, n);
+  variety(c, n);
   prose(c, `${PROSE[(n + 1) % PROSE.length]} End of page ${n}.`);
   c.texts.push({ x: 300.41 + c.d, y: 38.29, text: String(n), size: 9.07 });
   return { texts: c.texts, lines: c.lines, rotate: n === PAGES ? 90 : undefined, image: n === 5 ? { x: 400.5, y: 60.25, w: 120.3, h: 80.7 } : undefined };
