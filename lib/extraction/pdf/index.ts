@@ -47,7 +47,7 @@ import { buildFrames, fontFlagsFromName, type FontFlags, type FontStyleLike, typ
 import { ligatureRepairs, repairLigatureWords } from './rtl-ligatures';
 import { openPdfium, PdfiumDocument } from './pdfium';
 import { Probe } from './probe';
-import { planThreads, startRangeJobs, type RangeJobs } from './threads';
+import { onlyOnce, planThreads, startRangeJobs, type PageRange, type RangeJobs } from './threads';
 import { detectBorderedTables, type DetectedTable } from './tables';
 import type { PageText } from './types';
 
@@ -173,21 +173,6 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     await probe?.destroy();
     await task?.destroy().catch(() => {});
   }
-}
-
-/** A page source that hands out `range` once. */
-function onlyOnce(range: PageRange): () => PageRange | null {
-  let taken = false;
-  return () => {
-    if (taken) return null;
-    taken = true;
-    return range;
-  };
-}
-
-interface PageRange {
-  from: number;
-  to: number;
 }
 
 /**

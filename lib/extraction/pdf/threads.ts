@@ -27,6 +27,22 @@ export function planThreads(numPages: number): number {
   return Math.max(1, Math.min(os.availableParallelism(), MAX_THREADS, Math.floor(numPages / MIN_PAGES_PER_THREAD)));
 }
 
+/** A run of pages, 1-based and inclusive. */
+export interface PageRange {
+  from: number;
+  to: number;
+}
+
+/** A page source that hands out `range` once (one thread reading every page). */
+export function onlyOnce(range: PageRange): () => PageRange | null {
+  let taken = false;
+  return () => {
+    if (taken) return null;
+    taken = true;
+    return range;
+  };
+}
+
 /** Pages a thread takes at a time: few enough that the threads end within a few pages of each other. */
 export function claimSize(numPages: number, threads: number): number {
   return Math.max(1, Math.min(8, Math.floor(numPages / (threads * 8))));
@@ -51,8 +67,8 @@ export class PageClaims {
     return new PageClaims(new SharedArrayBuffer(4), numPages, size);
   }
 
-  /** The next run of pages (1-based, inclusive), or null when every page has been taken. */
-  claim(): { from: number; to: number } | null {
+  /** The next run of pages, or null when every page has been taken. */
+  claim(): PageRange | null {
     const from = Atomics.add(this.next, 0, this.size) + 1;
     if (from > this.numPages) return null;
     return { from, to: Math.min(this.numPages, from + this.size - 1) };
