@@ -339,6 +339,29 @@ describe('layout', () => {
     expect(markdown).not.toMatch(/^\|/m);
   });
 
+  it('reads two columns followed at line spacing by a full-width bulleted list', async () => {
+    const texts: PdfText[] = [{ x: 72, y: 740, text: 'Findings', size: 16, font: 'bold' }];
+    const l = paragraph(`Left ${words('lc', 40)} ends here.`, { x: 72, y: 712, width: 222, leading: 12, gapAfter: 0 });
+    const r = paragraph(`Right ${words('rc', 30)} ends here.`, { x: 316, y: 712, width: 222, leading: 12, gapAfter: 0 });
+    texts.push(...l.texts, ...r.texts);
+    // The list starts one line below the longer column: no gap sets it apart.
+    let y = Math.min(l.y, r.y);
+    for (let i = 1; i <= 6; i++) {
+      texts.push({ x: 81, y, text: '•' }, { x: 99, y, text: `Item ${i} of a list as wide as the page, with enough words to run from margin to margin` });
+      y -= 12;
+    }
+    texts.push(...paragraph(`Closing ${words('cl', 30)}`, { x: 72, y: y - 6, width: 468 }).texts);
+    const { markdown } = await run(writePdf('columns-then-list.pdf', [{ texts }]));
+    const body = markdown.trim().split('\n\n');
+    expect(body).toContain(`Left ${words('lc', 40)} ends here.`);
+    expect(body).toContain(`Right ${words('rc', 30)} ends here.`);
+    const items = Array.from({ length: 6 }, (_, i) => `- Item ${i + 1} of a list as wide as the page, with enough words to run from margin to margin`);
+    expect(body).toContain(items.join('\n'));
+    const order = ['## Findings', 'Left lc0', 'Right rc0', '- Item 1', '- Item 6', 'Closing cl0'].map((s) => markdown.indexOf(s));
+    expect(order.every((p) => p >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
   it('preserve_layout keeps lines and places the columns side by side', async () => {
     const file = writePdf('two-columns-layout.pdf', [twoColumnPage()]);
     const { markdown } = await run(file, { options: { preserve_layout: true } });

@@ -139,14 +139,69 @@ function findHorizontalCut(segs: Segment[]): { upper: Segment[]; lower: Segment[
   return { upper: sorted.slice(0, best.at), lower: sorted.slice(best.at) };
 }
 
+/** A piece at least this share of its region's width is full-width text (columns are narrower). */
+const WIDE_SHARE = 0.6;
+
+/**
+ * Columns with full-width text directly above or below them at ordinary line spacing (a bulleted
+ * list that follows two columns without a gap): too many pieces cross the gutter for findGutter and
+ * no gap is wide enough for findHorizontalCut. The rows holding a full-width piece split the region
+ * into runs of rows; the first run of six pieces or more with a gutter of its own is cut out with
+ * the rows above and below it, so that it is read column by column and the rest line by line. The
+ * short last line of a full-width paragraph just above a run stays with that paragraph.
+ */
+function findColumnBand(segs: Segment[]): Segment[][] | null {
+  const minX = minOf(segs, (s) => s.x0);
+  const span = maxOf(segs, (s) => s.x1) - minX;
+  if (span < 60) return null;
+  const byRow = new Map<number, { segs: Segment[]; top: number; bottom: number; wide: boolean }>();
+  for (const s of segs) {
+    const wide = s.x1 - s.x0 >= WIDE_SHARE * span;
+    const row = byRow.get(s.row);
+    if (!row) byRow.set(s.row, { segs: [s], top: s.top, bottom: s.bottom, wide });
+    else {
+      row.segs.push(s);
+      row.top = Math.min(row.top, s.top);
+      row.bottom = Math.max(row.bottom, s.bottom);
+      row.wide ||= wide;
+    }
+  }
+  const rows = [...byRow.values()].sort((a, b) => a.top - b.top);
+  if (!rows.some((r) => r.wide)) return null;
+  let i = 0;
+  while (i < rows.length) {
+    if (rows[i].wide) {
+      i++;
+      continue;
+    }
+    let start = i;
+    while (i < rows.length && !rows[i].wide) i++;
+    const end = i; // exclusive
+    // The short last line of the full-width paragraph above belongs to that paragraph.
+    const above = rows[start - 1];
+    if (above && rows[start].segs.length === 1) {
+      const s = rows[start].segs[0];
+      const last = above.segs.reduce((a, b) => (b.x1 - b.x0 > a.x1 - a.x0 ? b : a));
+      if (Math.abs(s.x0 - last.x0) <= s.size && s.top - above.bottom <= 0.8 * s.size) start++;
+    }
+    const band = rows.slice(start, end).flatMap((r) => r.segs);
+    if (band.length < 6 || !findGutter(band)) continue;
+    const parts = [rows.slice(0, start), rows.slice(start, end), rows.slice(end)].map((part) => part.flatMap((r) => r.segs));
+    return parts.filter((part) => part.length > 0);
+  }
+  return null;
+}
+
 /** Segments in reading order, grouped into leaves (one column of one band each). */
 export function orderSegments(segs: Segment[], rtl: boolean, depth: number): Segment[][] {
   if (depth > 60 || segs.length < 6) return [segs];
   const g = findGutter(segs);
   if (!g) {
     const cut = findHorizontalCut(segs);
-    if (!cut) return [segs];
-    return [...orderSegments(cut.upper, rtl, depth + 1), ...orderSegments(cut.lower, rtl, depth + 1)];
+    if (cut) return [...orderSegments(cut.upper, rtl, depth + 1), ...orderSegments(cut.lower, rtl, depth + 1)];
+    const parts = findColumnBand(segs);
+    if (!parts) return [segs];
+    return parts.flatMap((part) => orderSegments(part, rtl, depth + 1));
   }
   const leaves: Segment[][] = [];
   const size = median(segs.map((s) => s.size));
