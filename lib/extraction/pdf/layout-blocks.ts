@@ -10,6 +10,7 @@ import { lineGeom, tableGeom } from './geometry';
 import { buildSpans } from './layout-lines';
 import { appendSpans, assignListLevels, codeText, itemContinues, itemTextX, listMarker, stripPrefix, type Marker } from './layout-lists';
 import { dominantSize, maxOf, median, minOf, type FrameLayoutOptions, type Line } from './layout-util';
+import type { Run } from './runs';
 
 interface BlockContext {
   bodySize: number;
@@ -94,6 +95,28 @@ function blockContext(lines: Line[]): BlockContext {
   return { bodySize: size, leftEdge, rightEdge, width: Math.max(1, rightEdge - leftEdge), lineCount: textLines.length, pitchRatio };
 }
 
+/**
+ * A piece of a line as the borderless-table detector sees it. Its text is only needed once the
+ * detector has found a table body (most lines never get there), so it is written when first asked.
+ */
+class TablePiece {
+  private written: string | null = null;
+
+  constructor(
+    readonly x0: number,
+    readonly x1: number,
+    private readonly runs: Run[],
+    private readonly rtl: boolean,
+  ) {}
+
+  get text(): string {
+    this.written ??= buildSpans(this.runs, this.rtl)
+      .map((x) => x.text)
+      .join('');
+    return this.written;
+  }
+}
+
 export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
   if (lines.length === 0) return [];
   const ctx = blockContext(lines);
@@ -102,7 +125,7 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
   if (opts.extractTables && opts.upright) {
     const found = findBorderlessTables(
       lines.map((l) => ({
-        segs: l.segs.map((s) => ({ x0: s.x0, x1: s.x1, text: buildSpans(s.runs, l.rtl).map((x) => x.text).join('') })),
+        segs: l.segs.map((s) => new TablePiece(s.x0, s.x1, s.runs, l.rtl)),
         y: l.y,
         size: l.size,
         excluded: !!l.table || l.mono || listMarker(l.text) !== null || (l.segs[0] ? /^\W{0,2}$/.test(segFirstText(l)) : false),

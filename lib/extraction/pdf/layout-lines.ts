@@ -2,7 +2,9 @@
 import type { Span } from './blocks';
 import type { Run } from './runs';
 import { cleanText, isCjk, repairArabicLigatures } from './text';
-import { dominantSize, maxOf, minOf, nonSpaceLength, type Line, type Segment } from './layout-util';
+import { dominantSize, maxOf, minOf, nonSpaceLength, sortedView, type Line, type Segment } from './layout-util';
+
+const byLeft = (a: { x0: number }, b: { x0: number }) => a.x0 - b.x0;
 
 /** Gap (in ems) above which two runs of a line get a space between them. */
 const SPACE_GAP = 0.18;
@@ -31,7 +33,7 @@ function bidiOrder(runs: Run[]): Run[] {
 }
 
 export function buildSpans(runs: Run[], rtl: boolean): Span[] {
-  const ordered = rtl ? bidiOrder(runs) : runs.slice().sort((a, b) => a.x0 - b.x0);
+  const ordered = rtl ? bidiOrder(runs) : sortedView(runs, byLeft);
   const spans: Span[] = [];
   let prev: Run | null = null;
   let pendingSpace = false;
@@ -46,8 +48,7 @@ export function buildSpans(runs: Run[], rtl: boolean): Span[] {
     if (prev) {
       const gap = Math.max(r.x0 - prev.x1, prev.x0 - r.x1);
       const last = spans[spans.length - 1].text;
-      const boundary = last.charAt(last.length - 1) + text.charAt(0);
-      if (!/\s$/.test(last) && !/^\s/.test(text) && (pendingSpace || gap > SPACE_GAP * Math.min(r.size, prev.size) || SCRIPT_CHANGE.test(boundary))) {
+      if (!/\s$/.test(last) && !/^\s/.test(text) && (pendingSpace || gap > SPACE_GAP * Math.min(r.size, prev.size) || SCRIPT_CHANGE.test(last.charAt(last.length - 1) + text.charAt(0)))) {
         sep = isCjk(last.charAt(last.length - 1)) && isCjk(text.charAt(0)) && gap < 0.5 * r.size ? '' : ' ';
       }
     }
@@ -88,7 +89,7 @@ function buildLine(segs: Segment[]): Line {
   }
   const rtl = rtlChars > ltrChars;
   const spans = buildSpans(runs, rtl);
-  const sortedSegs = segs.slice().sort((a, b) => a.x0 - b.x0);
+  const sortedSegs = sortedView(segs, byLeft) as Segment[];
   return {
     runs,
     segs: sortedSegs,

@@ -80,6 +80,16 @@ export function median(values: readonly number[]): number {
   return s[s.length >> 1];
 }
 
+/**
+ * `items` in the order of `compare`, as a stable sort gives it: `items` itself when it is in that
+ * order already (most rows and lines are: no copy and no sort), else a sorted copy. The result
+ * must not be changed.
+ */
+export function sortedView<T>(items: readonly T[], compare: (a: T, b: T) => number): readonly T[] {
+  for (let i = 1; i < items.length; i++) if (compare(items[i - 1], items[i]) > 0) return items.slice().sort(compare);
+  return items;
+}
+
 export function nonSpaceLength(text: string): number {
   let n = 0;
   for (const ch of text) if (ch !== ' ' && ch !== '\t' && ch !== '\n') n++;
@@ -95,6 +105,21 @@ export interface Row {
 }
 
 export function dominantSize(runs: Run[]): number {
+  // Nearly always every piece of text has the same size (to half a point): the size is then the
+  // last one's, as the weighing below gives it.
+  let key = NaN;
+  let last: Run | null = null;
+  for (const r of runs) {
+    if (r.space) continue;
+    const k = Math.round(r.size * 2) / 2;
+    if (last !== null && k !== key) return weighedSize(runs);
+    key = k;
+    last = r;
+  }
+  return last?.size || runs[0]?.size || 10;
+}
+
+function weighedSize(runs: Run[]): number {
   const weight = new Map<number, number>();
   let best = 0;
   let bestW = -1;

@@ -4,7 +4,7 @@
  * page /Rotate is applied). Items with the same orientation share a frame: an upright page is one
  * frame; sideways labels or a vertical CJK page get frames of their own.
  */
-import { multiplyMatrix } from './matrix';
+import { isSpaceCode } from '@/lib/text/classes';
 
 export interface Run {
   text: string;
@@ -67,6 +67,15 @@ export function fontFlagsFromName(name: string | undefined | null): FontFlags | 
 
 const QUARTER = Math.PI / 2;
 
+const QUARTER_KEYS = ['q0', 'q1', 'q2', 'q3'];
+
+/** `text.replace(/\s+/g, '').length`, without the copy. */
+function nonSpaceUnits(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (!isSpaceCode(text.charCodeAt(i))) n++;
+  return n;
+}
+
 export function buildFrames(
   items: readonly unknown[],
   styles: Record<string, FontStyleLike | undefined>,
@@ -83,25 +92,32 @@ export function buildFrames(
     if (typeof item.str !== 'string' || item.str.length === 0 || !Array.isArray(item.transform)) continue;
     const style = styles[item.fontName];
     const vertical = item.dir === 'ttb' || style?.vertical === true;
-    const m = multiplyMatrix(vt, item.transform);
+    // The item's matrix in viewport space (multiplyMatrix(vt, t), written out: no array per item).
+    const t = item.transform;
+    const m0 = vt[0] * t[0] + vt[2] * t[1];
+    const m1 = vt[1] * t[0] + vt[3] * t[1];
+    const m2 = vt[0] * t[2] + vt[2] * t[3];
+    const m3 = vt[1] * t[2] + vt[3] * t[3];
+    const m4 = vt[0] * t[4] + vt[2] * t[5] + vt[4];
+    const m5 = vt[1] * t[4] + vt[3] * t[5] + vt[5];
     let dx: number, dy: number, size: number, length: number;
     if (vertical) {
-      dx = -m[2];
-      dy = -m[3];
-      size = Math.hypot(m[0], m[1]);
+      dx = -m2;
+      dy = -m3;
+      size = Math.hypot(m0, m1);
       length = item.height;
     } else {
-      dx = m[0];
-      dy = m[1];
-      size = Math.hypot(m[2], m[3]);
+      dx = m0;
+      dy = m1;
+      size = Math.hypot(m2, m3);
       length = item.width;
     }
-    if (!(size > 0) || !Number.isFinite(size) || !Number.isFinite(m[4]) || !Number.isFinite(m[5])) continue;
+    if (!(size > 0) || !Number.isFinite(size) || !Number.isFinite(m4) || !Number.isFinite(m5)) continue;
     const theta = Math.atan2(dy, dx);
     const q = Math.round(theta / QUARTER);
     let key: string, angle: number;
     if (Math.abs(theta - q * QUARTER) < 0.1) {
-      key = `q${((q % 4) + 4) % 4}`;
+      key = QUARTER_KEYS[((q % 4) + 4) % 4];
       angle = q * QUARTER;
     } else {
       const deg = Math.round((theta * 180) / Math.PI / 5) * 5;
@@ -117,8 +133,8 @@ export function buildFrames(
       frame = { key, runs: [], chars: 0, width: w, height: h, cos, sin };
       frames.set(key, frame);
     }
-    const ox = m[4];
-    const oy = m[5];
+    const ox = m4;
+    const oy = m5;
     const x = ox * frame.cos + oy * frame.sin;
     const y = -ox * frame.sin + oy * frame.cos;
     let flags = flagsCache.get(item.fontName);
@@ -142,7 +158,7 @@ export function buildFrames(
       space,
     };
     frame.runs.push(run);
-    if (!space) frame.chars += text.replace(/\s+/g, '').length;
+    if (!space) frame.chars += nonSpaceUnits(text);
   }
   return [...frames.values()]
     .filter((f) => f.chars > 0)

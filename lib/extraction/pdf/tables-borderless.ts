@@ -42,21 +42,32 @@ interface Column {
  * piece again would. `merged` tells whether two of the old columns became one.
  */
 function addToColumns(cols: Column[], segs: readonly { x0: number; x1: number }[], tol: number): { cols: Column[]; merged: boolean } {
-  const all = [...cols.map((c) => ({ x0: c.x0, x1: c.x1, old: true })), ...segs.map((s) => ({ x0: s.x0, x1: s.x1, old: false }))].sort((a, b) => a.x0 - b.x0);
+  // The columns are in order already and a line's pieces nearly always are: a merge of the two
+  // (the columns first where they start together) is the stable sort of both.
+  const pieces = inOrder(segs) ? segs : segs.slice().sort((a, b) => a.x0 - b.x0);
   const out: Column[] = [];
   let merged = false;
   let oldInLast = 0;
-  for (const s of all) {
-    const last = out[out.length - 1];
-    if (last && s.x0 <= last.x1 + tol) {
-      last.x1 = Math.max(last.x1, s.x1);
-      if (s.old && ++oldInLast > 1) merged = true;
+  let c = 0;
+  let p = 0;
+  while (c < cols.length || p < pieces.length) {
+    const old = p >= pieces.length || (c < cols.length && cols[c].x0 <= pieces[p].x0);
+    const next = old ? cols[c++] : pieces[p++];
+    const last = out.length > 0 ? out[out.length - 1] : null;
+    if (last !== null && next.x0 <= last.x1 + tol) {
+      last.x1 = Math.max(last.x1, next.x1);
+      if (old && ++oldInLast > 1) merged = true;
     } else {
-      out.push({ x0: s.x0, x1: s.x1 });
-      oldInLast = s.old ? 1 : 0;
+      out.push({ x0: next.x0, x1: next.x1 });
+      oldInLast = old ? 1 : 0;
     }
   }
   return { cols: out, merged };
+}
+
+function inOrder(segs: readonly { x0: number }[]): boolean {
+  for (let i = 1; i < segs.length; i++) if (segs[i].x0 < segs[i - 1].x0) return false;
+  return true;
 }
 
 function columnIndex(cols: Column[], seg: { x0: number; x1: number }): number {
@@ -64,10 +75,17 @@ function columnIndex(cols: Column[], seg: { x0: number; x1: number }): number {
   return -1;
 }
 
+/** How many different columns (or none, -1) a line's pieces fall into. */
 function filledColumns(cols: Column[], line: TableLineLike): number {
-  const seen = new Set<number>();
-  for (const s of line.segs) seen.add(columnIndex(cols, s));
-  return seen.size;
+  const { segs } = line;
+  let count = 0;
+  for (let i = 0; i < segs.length; i++) {
+    const col = columnIndex(cols, segs[i]);
+    let seen = false;
+    for (let k = 0; k < i && !seen; k++) seen = columnIndex(cols, segs[k]) === col;
+    if (!seen) count++;
+  }
+  return count;
 }
 
 /** Column whose slot (up to the midpoints to its neighbours) holds x. */

@@ -14,8 +14,13 @@ export function garbageCount(text: string): number {
   return text.match(GARBAGE)?.length ?? 0;
 }
 
+// eslint-disable-next-line no-control-regex
+const NEEDS_CLEANING = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd\t\u00a0\u2000-\u200a\u202f\u205f\u3000]/;
+
 /** Removes characters that can only be noise in Markdown (controls, replacement characters). */
 export function cleanText(text: string): string {
+  // Most text has none of these: one test instead of two replacements.
+  if (!NEEDS_CLEANING.test(text)) return text;
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/g, '').replace(/[\t\u00a0\u2000-\u200a\u202f\u205f\u3000]/g, (c) => (c === '\u3000' ? c : ' '));
 }
