@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dominantSize, sortedView } from '@/lib/extraction/pdf/layout-util';
+import { gutterGaps } from '@/lib/extraction/pdf/layout-gutter';
+import { dominantSize, hasLetter, nonSpaceLength, sortedView } from '@/lib/extraction/pdf/layout-util';
 import type { Run } from '@/lib/extraction/pdf/runs';
 import { cleanText } from '@/lib/extraction/pdf/text';
 
@@ -63,5 +64,73 @@ describe('PDF layout helpers', () => {
       text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/g, '').replace(/[\t\u00a0\u2000-\u200a\u202f\u205f\u3000]/g, (c) => (c === '\u3000' ? c : ' '));
     const pieces = ['a', 'Wort', ' ', '\t', '\n', '\r', '\u0000', '\u0007', '\u000b', '\u001f', '\u007f', '\ufffd', '\u00a0', '\u2009', '\u202f', '\u205f', '\u3000', '漢', '\u{1f600}', ''];
     for (const a of pieces) for (const b of pieces) for (const c of pieces) expect(cleanText(a + b + c)).toBe(reference(a + b + c));
+  });
+
+  it('nonSpaceLength and hasLetter count and find as the code point loop and the regular expression did', () => {
+    const pieces = ['a', 'Ä', ' ', '\t', '\n', '\r', '\u00a0', '7', '漢', '\u{1d400}', '\u{1f600}', '\ud800', '\udc00', '-', ''];
+    for (const a of pieces)
+      for (const b of pieces)
+        for (const c of pieces) {
+          const text = a + b + c;
+          let n = 0;
+          for (const ch of text) if (ch !== ' ' && ch !== '\t' && ch !== '\n') n++;
+          expect(nonSpaceLength(text), JSON.stringify(text)).toBe(n);
+          expect(hasLetter(text), JSON.stringify(text)).toBe(/\p{L}/u.test(text));
+        }
+  });
+
+  it('gutterGaps finds the runs a bin-by-bin coverage count finds', () => {
+    // The coverage walked bin by bin, as the column analysis did before.
+    const reference = (segs: { x0: number; x1: number }[], minX: number, bw: number, bins: number, maxCross: number) => {
+      const diff = new Int32Array(bins + 1);
+      for (const s of segs) {
+        diff[Math.max(0, Math.floor((s.x0 - minX) / bw))]++;
+        diff[Math.min(bins, Math.ceil((s.x1 - minX) / bw))]--;
+      }
+      const cover = new Int32Array(bins);
+      let acc = 0;
+      for (let b = 0; b < bins; b++) cover[b] = acc += diff[b];
+      const gaps = [];
+      let b = 0;
+      while (b < bins) {
+        if (cover[b] > maxCross) {
+          b++;
+          continue;
+        }
+        const start = b;
+        while (b < bins && cover[b] <= maxCross) b++;
+        const end = b;
+        if (start === 0 || end >= bins - 1) continue;
+        let min = Infinity;
+        for (let k = start; k < end; k++) min = Math.min(min, cover[k]);
+        let least = start;
+        while (cover[least] !== min) least++;
+        let leastEnd = least;
+        while (leastEnd < end && cover[leastEnd] === min) leastEnd++;
+        gaps.push({ start, end, least, leastEnd });
+      }
+      return gaps;
+    };
+    const next = random(23);
+    let withGaps = 0;
+    for (let trial = 0; trial < 3000; trial++) {
+      const width = 60 + next() * 3000;
+      const n = 1 + Math.floor(next() * 30);
+      const grid = trial % 2 === 0; // whole numbers: ends that meet and share bins
+      const segs = Array.from({ length: n }, () => {
+        const a = next() * width;
+        const b = a + next() * width * (next() < 0.3 ? 0.9 : 0.3);
+        return grid ? { x0: Math.round(a), x1: Math.round(b) } : { x0: a, x1: b };
+      });
+      const minX = Math.min(...segs.map((s) => s.x0));
+      const span = Math.max(...segs.map((s) => s.x1)) - minX;
+      const bw = Math.max(1, span / 1500);
+      const bins = Math.ceil(span / bw) + 2;
+      const maxCross = Math.floor(next() * 4);
+      const expected = reference(segs, minX, bw, bins, maxCross);
+      if (expected.length > 0) withGaps++;
+      expect(gutterGaps(segs, minX, bw, bins, maxCross)).toEqual(expected);
+    }
+    expect(withGaps).toBeGreaterThan(500);
   });
 });

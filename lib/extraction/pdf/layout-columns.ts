@@ -6,6 +6,7 @@
  * work; horizontal cuts (XY-cut style) separate full-width parts from multi-column parts.
  */
 import { isCjk } from './text';
+import { gutterGaps } from './layout-gutter';
 import { maxOf, median, minOf, type Segment } from './layout-util';
 
 interface Gutter {
@@ -29,44 +30,18 @@ function findGutter(segs: Segment[]): Gutter | null {
   const size = median(segs.map((s) => s.size));
   const bw = Math.max(1, span / 1500);
   const bins = Math.ceil(span / bw) + 2;
-  const diff = new Int32Array(bins + 1);
-  for (const s of segs) {
-    diff[Math.max(0, Math.floor((s.x0 - minX) / bw))]++;
-    diff[Math.min(bins, Math.ceil((s.x1 - minX) / bw))]--;
-  }
-  const cover = new Int32Array(bins);
-  let acc = 0;
-  for (let b = 0; b < bins; b++) {
-    acc += diff[b];
-    cover[b] = acc;
-  }
   const maxCross = Math.max(2, Math.floor(segs.length * 0.12));
   const minGap = Math.max(0.8 * size, 4);
   let best: (Gutter & { score: number }) | null = null;
-  let b = 0;
-  while (b < bins) {
-    if (cover[b] > maxCross) {
-      b++;
-      continue;
-    }
-    const start = b;
-    while (b < bins && cover[b] <= maxCross) b++;
-    const end = b; // exclusive
-    if (start === 0 || end >= bins - 1) continue; // page edge, not a gutter
+  for (const gap of gutterGaps(segs, minX, bw, bins, maxCross)) {
     // The narrowest point of the run carries the split; the run's width must be a real gap.
-    let lo = minX + start * bw;
-    let hi = minX + end * bw;
+    let lo = minX + gap.start * bw;
+    let hi = minX + gap.end * bw;
     if (hi - lo < minGap) continue;
     // Use the least-covered sub-range as the split line.
-    let minCover = Infinity;
-    for (let k = start; k < end; k++) minCover = Math.min(minCover, cover[k]);
-    let ks = start;
-    while (cover[ks] !== minCover) ks++;
-    let ke = ks;
-    while (ke < end && cover[ke] === minCover) ke++;
-    if ((ke - ks) * bw >= minGap) {
-      lo = minX + ks * bw;
-      hi = minX + ke * bw;
+    if ((gap.leastEnd - gap.least) * bw >= minGap) {
+      lo = minX + gap.least * bw;
+      hi = minX + gap.leastEnd * bw;
     }
     const mid = (lo + hi) / 2;
     const left: Segment[] = [];

@@ -2,7 +2,7 @@
 import type { Span } from './blocks';
 import type { Run } from './runs';
 import { cleanText, isCjk, repairArabicLigatures } from './text';
-import { dominantSize, maxOf, minOf, nonSpaceLength, sortedView, type Line, type Segment } from './layout-util';
+import { dominantSize, hasLetter, maxOf, minOf, nonSpaceLength, sortedView, type Line, type Segment } from './layout-util';
 
 const byLeft = (a: { x0: number }, b: { x0: number }) => a.x0 - b.x0;
 
@@ -82,7 +82,7 @@ function buildLine(segs: Segment[]): Line {
     const n = nonSpaceLength(r.text);
     chars += n;
     if (r.rtl) rtlChars += n;
-    else if (/\p{L}/u.test(r.text)) ltrChars += n;
+    else if (hasLetter(r.text)) ltrChars += n;
     if (r.bold) boldChars += n;
     if (r.mono || r.monoGuess) monoChars += n;
     if (r.monoGuess) monoKnown = false;

@@ -1,4 +1,5 @@
 /** Types and small helpers shared by the layout stages (layout*.ts). */
+import { isLetterCode } from '@/lib/text/classes';
 import type { Span } from './blocks';
 import type { Run } from './runs';
 import type { DetectedTable } from './tables';
@@ -90,10 +91,29 @@ export function sortedView<T>(items: readonly T[], compare: (a: T, b: T) => numb
   return items;
 }
 
+/** Characters (code points) other than space, tab and line feed. */
 export function nonSpaceLength(text: string): number {
   let n = 0;
-  for (const ch of text) if (ch !== ' ' && ch !== '\t' && ch !== '\n') n++;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A surrogate pair is one character.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a) n++;
+  }
   return n;
+}
+
+/** `/\p{L}/u.test(text)`: whether the text has a letter of any script. */
+export function hasLetter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    if (isLetterCode(cp)) return true;
+    if (cp > 0xffff) i++;
+  }
+  return false;
 }
 
 export interface Row {

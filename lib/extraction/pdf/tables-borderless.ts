@@ -12,6 +12,7 @@
  *   start a new labelled row in the first column.
  * It is conservative: justified prose, label/value lists and code must not turn into tables.
  */
+import { isSpaceCode } from '@/lib/text/classes';
 import { isCaption } from './headings';
 
 /** A line as the borderless detector sees it: its pieces separated by wide gaps. */
@@ -165,12 +166,30 @@ function acceptTable(lines: TableLineLike[], cols: Column[]): boolean {
     const cells = rows.map((l) => l.segs.filter((s) => columnIndex(cols, s) === c).map((s) => s.text).join(' ').trim()).filter(Boolean);
     // (A comma-separated list of names is no prose: "Costco, Walmart, Target, Aldi, Lidl".)
     const wordy = cells.filter((t) => {
-      const words = t.split(/\s+/).length;
-      return words >= 5 && (t.match(/,/g)?.length ?? 0) < words / 2;
+      const words = wordCount(t);
+      return words >= 5 && commaCount(t) < words / 2;
     }).length;
     if (cells.length && wordy >= 0.6 * cells.length) return false;
   }
   return true;
+}
+
+/** `t.split(/\s+/).length` of a trimmed, non-empty text: its words. */
+function wordCount(t: string): number {
+  let words = 1;
+  let inSpace = false;
+  for (let i = 0; i < t.length; i++) {
+    const space = isSpaceCode(t.charCodeAt(i));
+    if (space && !inSpace) words++;
+    inSpace = space;
+  }
+  return words;
+}
+
+function commaCount(t: string): number {
+  let n = 0;
+  for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 0x2c) n++;
+  return n;
 }
 
 /**
