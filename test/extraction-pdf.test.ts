@@ -362,6 +362,28 @@ describe('layout', () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
+  it('keeps a rule drawn with characters apart from the text around it, at even line spacing', async () => {
+    const lines = [
+      'I would blame the weather for it, the loss of my favourite hat,',
+      'or the long road, but I was certainly not myself that evening.',
+      '---------',
+      'Dear Ser Jon,',
+      'Your letter came with the morning post and was read at once.',
+      '* * *',
+      'The end of the second letter.',
+    ];
+    const texts: PdfText[] = lines.map((text, i) => ({ x: text.length < 12 ? 280 : 72, y: 720 - i * 12, text }));
+    const { markdown } = await run(writePdf('text-rules.pdf', [{ texts }]));
+    const body = markdown.trim().split('\n\n').slice(1);
+    expect(body).toEqual([
+      'I would blame the weather for it, the loss of my favourite hat, or the long road, but I was certainly not myself that evening.',
+      '\\---------',
+      'Dear Ser Jon, Your letter came with the morning post and was read at once.',
+      '\\* * *',
+      'The end of the second letter.',
+    ]);
+  });
+
   it('preserve_layout keeps lines and places the columns side by side', async () => {
     const file = writePdf('two-columns-layout.pdf', [twoColumnPage()]);
     const { markdown } = await run(file, { options: { preserve_layout: true } });

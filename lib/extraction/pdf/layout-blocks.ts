@@ -34,6 +34,8 @@ function endShortfall(line: Line, ctx: BlockContext): number {
 function breaksBefore(prev: Line, line: Line, ctx: BlockContext): boolean {
   // Running header/footer candidates stay single lines, so that repeats can be matched per line.
   if (prev.furniture || line.furniture) return true;
+  // A rule drawn with characters ("───────", "* * *") separates what is above from what is below.
+  if (TEXT_RULE.test(prev.text) || TEXT_RULE.test(line.text)) return true;
   // A numbered title wrapped over two lines (both bold, or the first ends with "&", "of", "and")
   // goes on, even under a hanging indent.
   // (Cheap tests first: this runs for every pair of lines.)
@@ -60,6 +62,9 @@ function breaksBefore(prev: Line, line: Line, ctx: BlockContext): boolean {
   if (isCaption(line.text) && SENTENCE_END.test(prev.text)) return true;
   return false;
 }
+
+/** Three or more rule characters (box drawing, dashes, underscores, equals signs, tildes, asterisks), single spaces between them allowed. */
+const TEXT_RULE = /^(?:[\u2500-\u257f\u2010-\u2015_=~*\-]\s?){3,}$/;
 
 const TITLE_CONTINUES = /(?:[&,\-–/]|\b(?:and|or|of|the|for|in|on|with|to|a|an|und|et|de)\b)$/i;
 
@@ -204,7 +209,8 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
     }
     const prev: Line | null = i > 0 && !lines[i - 1].table ? lines[i - 1] : null;
     const c = cur as Builder | null;
-    const marker = listMarker(line.text);
+    // "* * *" is a rule, not a bulleted item.
+    const marker = TEXT_RULE.test(line.text) ? null : listMarker(line.text);
     const closeBelow =
       prev !== null &&
       line.y - prev.y <= ctx.pitchRatio * line.size * 1.3 + 1 &&
