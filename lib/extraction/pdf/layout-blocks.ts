@@ -9,7 +9,7 @@ import { findBorderlessTables } from './tables';
 import { lineGeom, tableGeom } from './geometry';
 import { buildSpans } from './layout-lines';
 import { appendSpans, assignListLevels, codeText, itemContinues, itemTextX, listMarker, stripPrefix, type Marker } from './layout-lists';
-import { dominantSize, maxOf, median, minOf, type FrameLayoutOptions, type Line } from './layout-util';
+import { dominantSize, maxOf, medianOf, minOf, type FrameLayoutOptions, type Line } from './layout-util';
 import type { Run } from './runs';
 
 interface BlockContext {
@@ -83,7 +83,7 @@ type Builder =
 
 function blockContext(lines: Line[]): BlockContext {
   const textLines = lines.filter((l) => !l.table);
-  const size = median(textLines.map((l) => l.size)) || 10;
+  const size = medianOf(textLines, (l) => l.size) || 10;
   const body = textLines.filter((l) => Math.abs(l.size - size) <= 0.15 * size);
   const leftEdge = minOf(body, (l) => l.x0);
   const rightEdge = maxOf(body, (l) => l.x1);

@@ -7,7 +7,7 @@
  */
 import { isCjk } from './text';
 import { gutterGaps } from './layout-gutter';
-import { maxOf, median, minOf, type Segment } from './layout-util';
+import { maxOf, medianOf, minOf, sortedView, type Segment } from './layout-util';
 
 interface Gutter {
   left: Segment[];
@@ -27,7 +27,7 @@ function findGutter(segs: Segment[]): Gutter | null {
   }
   const span = maxX - minX;
   if (span < 60) return null;
-  const size = median(segs.map((s) => s.size));
+  const size = medianOf(segs, (s) => s.size);
   const bw = Math.max(1, span / 1500);
   const bins = Math.ceil(span / bw) + 2;
   const maxCross = Math.max(2, Math.floor(segs.length * 0.12));
@@ -81,7 +81,7 @@ function findGutter(segs: Segment[]): Gutter | null {
 function columnLike(segs: Segment[], size: number): boolean {
   const rows = new Set(segs.map((s) => s.row));
   if (rows.size < 3) return false;
-  if (median(segs.map((s) => s.x1 - s.x0)) < 6 * size) return false;
+  if (medianOf(segs, (s) => s.x1 - s.x0) < 6 * size) return false;
   let prose = 0;
   for (const s of segs) {
     const text = s.runs.map((r) => r.text).join(' ');
@@ -97,8 +97,8 @@ function columnLike(segs: Segment[], size: number): boolean {
  * multi-column part so that each can be analysed on its own.
  */
 function findHorizontalCut(segs: Segment[]): { upper: Segment[]; lower: Segment[] } | null {
-  const sorted = segs.slice().sort((a, b) => a.top - b.top);
-  const size = median(segs.map((s) => s.size));
+  const sorted = sortedView(segs, (a, b) => a.top - b.top);
+  const size = medianOf(segs, (s) => s.size);
   const gaps: { at: number; gap: number }[] = [];
   let bottom = sorted[0].bottom;
   for (let i = 1; i < sorted.length; i++) {
@@ -107,7 +107,7 @@ function findHorizontalCut(segs: Segment[]): { upper: Segment[]; lower: Segment[
     bottom = Math.max(bottom, s.bottom);
   }
   if (gaps.length === 0) return null;
-  const typical = median(gaps.map((g) => g.gap));
+  const typical = medianOf(gaps, (g) => g.gap);
   let best = gaps[0];
   for (const g of gaps) if (g.gap > best.gap) best = g;
   if (best.gap < 0.5 * size || (gaps.length > 1 && best.gap < 1.4 * typical)) return null;
@@ -179,7 +179,7 @@ export function orderSegments(segs: Segment[], rtl: boolean, depth: number): Seg
     return parts.flatMap((part) => orderSegments(part, rtl, depth + 1));
   }
   const leaves: Segment[][] = [];
-  const size = median(segs.map((s) => s.size));
+  const size = medianOf(segs, (s) => s.size);
   const sorted = segs.slice().sort((a, b) => a.top - b.top || a.x0 - b.x0);
   const leftSet = new Set(g.left);
   let band: Segment[] = [];

@@ -1,6 +1,6 @@
 /** Page furniture: page numbers and running header/footer candidates in the page margins. */
 import type { Frame } from './runs';
-import { median, type Furniture, type Row } from './layout-util';
+import { medianOf, type Furniture, type Row } from './layout-util';
 
 const PAGE_NUMBER = /^(?:(?:page|p\.|seite|página|pagina|pág\.|стр\.?)\s*)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?(?:\s*(?:\/|of|von|de|из)\s*\d{1,4})?$/i;
 
@@ -24,7 +24,7 @@ export function markFurniture(rows: Row[], frame: Frame): { drop: Set<Row>; furn
   const furniture = new Map<Row, Furniture>();
   if (rows.length < 2) return { drop, furniture };
   const sorted = rows.slice().sort((a, b) => a.y - b.y);
-  const bodySize = median(rows.map((r) => r.size));
+  const bodySize = medianOf(rows, (r) => r.size);
   const classify = (row: Row) => {
     const text = rowText(row);
     if (PAGE_NUMBER.test(text)) drop.add(row);

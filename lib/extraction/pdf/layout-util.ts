@@ -75,9 +75,16 @@ export function maxOf<T>(items: readonly T[], f: (item: T) => number): number {
 }
 
 export function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
+  return medianOf(values, (v) => v);
+}
+
+/** The median of `key` over `items` (the upper one of an even count), 0 for none. */
+export function medianOf<T>(items: readonly T[], key: (item: T) => number): number {
+  if (items.length === 0) return 0;
   // A typed array sorts numbers natively, without calling back into JavaScript per comparison.
-  const s = Float64Array.from(values).sort();
+  const s = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) s[i] = key(items[i]);
+  s.sort();
   return s[s.length >> 1];
 }
 

@@ -99,7 +99,8 @@ function rowSegments(row: Row, rowIndex: number): Segment[] {
     while (s.runs.length && s.runs[s.runs.length - 1].space) s.runs.pop();
     s.size = dominantSize(s.runs);
   }
-  return segs.filter((s) => s.runs.length > 0);
+  for (const s of segs) if (s.runs.length === 0) return segs.filter((x) => x.runs.length > 0);
+  return segs;
 }
 
 /* ------------------------------------------------------------------ frame entry points */
