@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gutterGaps } from '@/lib/extraction/pdf/layout-gutter';
-import { dominantSize, hasLetter, nonSpaceLength, sortedView } from '@/lib/extraction/pdf/layout-util';
+import { dominantSize, hasLetter, nonSpaceLength, sortedView, weighedSize } from '@/lib/extraction/pdf/layout-util';
 import type { Run } from '@/lib/extraction/pdf/runs';
 import { cleanText } from '@/lib/extraction/pdf/text';
 
@@ -33,28 +33,12 @@ describe('PDF layout helpers', () => {
   });
 
   it('dominantSize weighs sizes as the map of rounded sizes does', () => {
-    const reference = (runs: Run[]) => {
-      const weight = new Map<number, number>();
-      let best = 0;
-      let bestW = -1;
-      for (const r of runs) {
-        if (r.space) continue;
-        const key = Math.round(r.size * 2) / 2;
-        const w = (weight.get(key) ?? 0) + Math.max(1, r.text.length);
-        weight.set(key, w);
-        if (w > bestW) {
-          bestW = w;
-          best = r.size;
-        }
-      }
-      return best || runs[0]?.size || 10;
-    };
     const next = random(11);
     const sizes = [9.96, 10, 10.1, 10.24, 12, 0, 14.5];
     const texts = ['', ' ', 'a', 'word', 'a longer run of text'];
     for (let trial = 0; trial < 2000; trial++) {
       const runs = Array.from({ length: Math.floor(next() * 6) }, () => run(texts[Math.floor(next() * texts.length)], sizes[Math.floor(next() * (trial % 2 ? 3 : sizes.length))]));
-      expect(dominantSize(runs)).toBe(reference(runs));
+      expect(dominantSize(runs)).toBe(weighedSize(runs));
     }
   });
 

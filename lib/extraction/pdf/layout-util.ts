@@ -146,7 +146,8 @@ export function dominantSize(runs: Run[]): number {
   return last?.size || runs[0]?.size || 10;
 }
 
-function weighedSize(runs: Run[]): number {
+/** The size carrying most of the runs' text (to half a point): the last size to lead the tally. */
+export function weighedSize(runs: Run[]): number {
   const weight = new Map<number, number>();
   let best = 0;
   let bestW = -1;
