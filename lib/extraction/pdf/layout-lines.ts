@@ -2,9 +2,7 @@
 import type { Span } from './blocks';
 import type { Run } from './runs';
 import { cleanText, isCjk, repairArabicLigatures } from './text';
-import { dominantSize, hasLetter, maxOf, minOf, nonSpaceLength, sortedView, type Line, type Segment } from './layout-util';
-
-const byLeft = (a: { x0: number }, b: { x0: number }) => a.x0 - b.x0;
+import { byLeft, dominantSize, hasLetter, maxOf, minOf, nonSpaceLength, sortedView, type Line, type Segment } from './layout-util';
 
 /** Gap (in ems) above which two runs of a line get a space between them. */
 const SPACE_GAP = 0.18;

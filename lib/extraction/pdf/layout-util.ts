@@ -88,6 +88,9 @@ export function medianOf<T>(items: readonly T[], key: (item: T) => number): numb
   return s[s.length >> 1];
 }
 
+/** Orders pieces by their left edge. */
+export const byLeft = (a: { x0: number }, b: { x0: number }) => a.x0 - b.x0;
+
 /**
  * `items` in the order of `compare`, as a stable sort gives it: `items` itself when it is in that
  * order already (most rows and lines are: no copy and no sort), else a sorted copy. The result

@@ -24,7 +24,7 @@ import { buildBlocks } from './layout-blocks';
 import { mergeLeaves, orderSegments, sideBySide } from './layout-columns';
 import { markFurniture } from './layout-furniture';
 import { buildSpans, leafLines } from './layout-lines';
-import { dominantSize, maxOf, median, minOf, nonSpaceLength, sortedView, type FrameLayoutOptions, type Furniture, type Row, type Segment } from './layout-util';
+import { byLeft, dominantSize, maxOf, median, minOf, nonSpaceLength, sortedView, type FrameLayoutOptions, type Furniture, type Row, type Segment } from './layout-util';
 
 export type { FrameLayoutOptions, Line } from './layout-util';
 export { listMarker } from './layout-lists';
@@ -77,7 +77,7 @@ function nextTo(r: Run, runs: Run[]): boolean {
 }
 
 function rowSegments(row: Row, rowIndex: number): Segment[] {
-  const runs = sortedView(row.runs, (a, b) => a.x0 - b.x0);
+  const runs = sortedView(row.runs, byLeft);
   const segs: Segment[] = [];
   let cur: Segment | null = null;
   for (const r of runs) {

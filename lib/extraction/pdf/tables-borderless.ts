@@ -14,6 +14,7 @@
  */
 import { isSpaceCode } from '@/lib/text/classes';
 import { isCaption } from './headings';
+import { byLeft, sortedView } from './layout-util';
 
 /** A line as the borderless detector sees it: its pieces separated by wide gaps. */
 export interface TableLineLike {
@@ -45,7 +46,7 @@ interface Column {
 function addToColumns(cols: Column[], segs: readonly { x0: number; x1: number }[], tol: number): { cols: Column[]; merged: boolean } {
   // The columns are in order already and a line's pieces nearly always are: a merge of the two
   // (the columns first where they start together) is the stable sort of both.
-  const pieces = inOrder(segs) ? segs : segs.slice().sort((a, b) => a.x0 - b.x0);
+  const pieces = sortedView(segs, byLeft);
   const out: Column[] = [];
   let merged = false;
   let oldInLast = 0;
@@ -64,11 +65,6 @@ function addToColumns(cols: Column[], segs: readonly { x0: number; x1: number }[
     }
   }
   return { cols: out, merged };
-}
-
-function inOrder(segs: readonly { x0: number }[]): boolean {
-  for (let i = 1; i < segs.length; i++) if (segs[i].x0 < segs[i - 1].x0) return false;
-  return true;
 }
 
 function columnIndex(cols: Column[], seg: { x0: number; x1: number }): number {
