@@ -5,6 +5,7 @@
  * frame; sideways labels or a vertical CJK page get frames of their own.
  */
 import { isSpaceCode } from '@/lib/text/classes';
+import { multiplyMatrixInto, type Matrix } from './matrix';
 
 export interface Run {
   text: string;
@@ -69,6 +70,9 @@ const QUARTER = Math.PI / 2;
 
 const QUARTER_KEYS = ['q0', 'q1', 'q2', 'q3'];
 
+/** Scratch for the item matrix buildFrames works with (read out before the next item). */
+const itemMatrix: Matrix = [NaN, NaN, NaN, NaN, NaN, NaN];
+
 /** `text.replace(/\s+/g, '').length`, without the copy. */
 function nonSpaceUnits(text: string): number {
   let n = 0;
@@ -92,14 +96,9 @@ export function buildFrames(
     if (typeof item.str !== 'string' || item.str.length === 0 || !Array.isArray(item.transform)) continue;
     const style = styles[item.fontName];
     const vertical = item.dir === 'ttb' || style?.vertical === true;
-    // The item's matrix in viewport space (multiplyMatrix(vt, t), written out: no array per item).
-    const t = item.transform;
-    const m0 = vt[0] * t[0] + vt[2] * t[1];
-    const m1 = vt[1] * t[0] + vt[3] * t[1];
-    const m2 = vt[0] * t[2] + vt[2] * t[3];
-    const m3 = vt[1] * t[2] + vt[3] * t[3];
-    const m4 = vt[0] * t[4] + vt[2] * t[5] + vt[4];
-    const m5 = vt[1] * t[4] + vt[3] * t[5] + vt[5];
+    // The item's matrix in viewport space, in one array for every item.
+    const m = multiplyMatrixInto(itemMatrix, vt, item.transform);
+    const m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5];
     let dx: number, dy: number, size: number, length: number;
     if (vertical) {
       dx = -m2;
