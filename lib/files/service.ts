@@ -183,11 +183,9 @@ export function checkFileIdShape(value: string): void {
 
 /**
  * The file `id` as the caller may see it: every request path reads files through here, so a file
- * that is no document of a limited key's knowledge bases answers 404 as if it did not exist.
- */
-/**
- * A file's row (404 when there is none, or when the key cannot reach it). With the embedded
- * database the rows of files read by id are kept in memory (row-cache.ts); the row is frozen then.
+ * that is no document of a limited key's knowledge bases answers 404 as if it did not exist. With
+ * the embedded database the rows of files read by id are kept in memory (row-cache.ts); the row is
+ * frozen then.
  */
 export async function getFileRow(ctx: ServiceContext, id: string): Promise<FileRow> {
   const reach = filesInReach(ctx.principal, files.id);
