@@ -4,6 +4,8 @@ import type { Span } from './blocks';
 import type { Run } from './runs';
 import type { DetectedTable } from './tables';
 
+export { byLeft, sortedView } from './order';
+
 export interface Segment {
   runs: Run[];
   x0: number;
@@ -86,19 +88,6 @@ export function medianOf<T>(items: readonly T[], key: (item: T) => number): numb
   for (let i = 0; i < items.length; i++) s[i] = key(items[i]);
   s.sort();
   return s[s.length >> 1];
-}
-
-/** Orders pieces by their left edge. */
-export const byLeft = (a: { x0: number }, b: { x0: number }) => a.x0 - b.x0;
-
-/**
- * `items` in the order of `compare`, as a stable sort gives it: `items` itself when it is in that
- * order already (most rows and lines are: no copy and no sort), else a sorted copy. The result
- * must not be changed.
- */
-export function sortedView<T>(items: readonly T[], compare: (a: T, b: T) => number): readonly T[] {
-  for (let i = 1; i < items.length; i++) if (compare(items[i - 1], items[i]) > 0) return items.slice().sort(compare);
-  return items;
 }
 
 /** Characters (code points) other than space, tab and line feed. */

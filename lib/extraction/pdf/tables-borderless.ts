@@ -14,7 +14,7 @@
  */
 import { isSpaceCode } from '@/lib/text/classes';
 import { isCaption } from './headings';
-import { byLeft, sortedView } from './layout-util';
+import { byLeft, sortedView } from './order';
 
 /** A line as the borderless detector sees it: its pieces separated by wide gaps. */
 export interface TableLineLike {
