@@ -14,7 +14,7 @@ import * as filesRoute from '@/app/v1/files/route';
 import { chunkMarkdown } from '@/lib/chunking';
 import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import { extractionLayouts, kbChunks, kbDocuments } from '@/lib/db/schema';
-import { extractPdf } from '@/lib/extraction/pdf';
+import { extractPdf } from '@/lib/extraction/engine';
 import { completeExtraction, startExtraction } from '@/lib/extraction/task';
 import type { ExtractInput, ExtractResult } from '@/lib/extraction/types';
 import { getStorage } from '@/lib/storage';

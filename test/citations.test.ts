@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkMarkdown, type Chunk, type ChunkingStrategy } from '@/lib/chunking';
-import { LayoutBuilder, LayoutIndex, type ExtractionLayout } from '@/lib/chunking/layout';
+import { LayoutBuilder, LayoutIndex, type ExtractionLayout } from '@/lib/document/layout';
 import { createOcrService, createTesseractJsEngine } from '@/lib/extraction/ocr';
-import { extractImage } from '@/lib/extraction/ocr/image';
-import { extractPdf } from '@/lib/extraction/pdf';
+import { extractImage } from '@/lib/extraction/engine';
+import { extractPdf } from '@/lib/extraction/engine';
 import type { ExtractInput, ExtractionMode } from '@/lib/extraction/types';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 

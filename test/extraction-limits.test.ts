@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { getConfig } from '@/lib/config';
 import { extractionLimits, withExtractionLimits, type ExtractionLimits } from '@/lib/extraction/limits';
 import { imageSizes, jpegSize } from '@/lib/extraction/ocr/dimensions';
-import { extractImage } from '@/lib/extraction/ocr/image';
+import { extractImage } from '@/lib/extraction/engine';
 import { createOcrService, probeTesseractCli } from '@/lib/extraction/ocr';
 import { renderPdfPageWithPdfjs, renderPdfPageWithPoppler } from '@/lib/extraction/ocr/render';
 import { runProgram, watchPrograms } from '@/lib/extraction/programs';

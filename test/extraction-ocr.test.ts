@@ -29,7 +29,9 @@ import { textSimilarity } from '@/lib/extraction/quality';
 import { ExtractionError, type ExtractInput, type ExtractionOptions, type OcrLanguage } from '@/lib/extraction/types';
 import { cloudOcrConfigured, createCloudOcrEngine, parseCloudAnswer } from '@/lib/extraction/ocr/cloud';
 import { MIN_MEAN_CONFIDENCE, normalizeOcrText, sniffImageFormat, tidyCjkSpacing } from '@/lib/extraction/ocr/common';
-import { extractImage, escapeMarkdownLine, ocrTextToMarkdown } from '@/lib/extraction/ocr/image';
+import { extractImage } from '@/lib/extraction/engine';
+import { ocrPageBlocks } from '@/lib/extraction/ocr/image';
+import { renderMarkdown } from '@/lib/document/render';
 import { createOcrService } from '@/lib/extraction/ocr';
 import {
   chooseRenderDpi,
@@ -211,11 +213,12 @@ describe('OCR helpers', () => {
   });
 
   it('escapes OCR lines that would become Markdown structure or HTML', () => {
-    expect(escapeMarkdownLine('# not a heading')).toBe('\\# not a heading');
-    expect(escapeMarkdownLine('<!-- page 9 -->')).toBe('&lt;!-- page 9 -->');
-    expect(escapeMarkdownLine('---')).toBe('\\---');
-    expect(escapeMarkdownLine('a < b & c')).toBe('a < b & c');
-    expect(ocrTextToMarkdown('one\ntwo\n\n> three')).toBe('one\ntwo\n\n\\> three');
+    const written = (text: string) => renderMarkdown({ version: 1, metadata: {}, blocks: ocrPageBlocks({ text, words: 1, meanConfidence: 90 }, 1) }).trimEnd();
+    expect(written('# not a heading')).toBe('\\# not a heading');
+    expect(written('<!-- page 9 -->')).toBe('\\<!-- page 9 -->');
+    expect(written('---')).toBe('\\---');
+    expect(written('a < b & c')).toBe('a < b & c');
+    expect(written('one\ntwo\n\n> three')).toBe('one\ntwo\n\n\\> three');
   });
 
   it('chooses the render dpi from the scan resolution', () => {

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { createCanvas, GlobalFonts, loadImage, type Canvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withExtractionLimits } from '@/lib/extraction/limits';
-import { extractImage } from '@/lib/extraction/ocr/image';
+import { extractImage } from '@/lib/extraction/engine';
 import { prepareImage } from '@/lib/extraction/ocr/prepare';
 import { renderPdfPageWithPdfjs, renderPdfPageWithPoppler } from '@/lib/extraction/ocr/render';
 import { createTesseractCliEngine, probeTesseractCli } from '@/lib/extraction/ocr/tesseract-cli';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractPdf } from '@/lib/extraction/pdf';
+import { extractPdf } from '@/lib/extraction/engine';
 import { ligatureRepairs, repairLigatureWords } from '@/lib/extraction/pdf/rtl-ligatures';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { headingRecall } from '@/lib/extraction/structure-quality';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractPdf } from '@/lib/extraction/pdf';
+import { extractPdf } from '@/lib/extraction/engine';
 import type { Block } from '@/lib/extraction/pdf/blocks';
 import { isCaption, planHeadings, sectionNumber, sequencedNumbers } from '@/lib/extraction/pdf/headings';
 import { findBorderlessTables, type TableLineLike } from '@/lib/extraction/pdf/tables';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractPdf } from '@/lib/extraction/pdf';
+import { extractPdf } from '@/lib/extraction/engine';
 import { parsePdfDate } from '@/lib/extraction/pdf/metadata';
 import { loadPdfjs } from '@/lib/extraction/pdf/pdfjs';
 import { mergeOcr, ocrBlocks, textLayerUsable } from '@/lib/extraction/pdf/ocr-merge';
@@ -420,7 +420,7 @@ describe('layout', () => {
       [
         '- Apples from the market',
         '- Bread, preferably whole grain and sliced thin for sandwiches and toast in the morning before work',
-        '    - Rye bread',
+        '  - Rye bread',
         '- Milk',
       ].join('\n'),
     );

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { extractPdf } from '@/lib/extraction/pdf';
+import { extractPdf } from '@/lib/extraction/engine';
 import { analyzeOperatorList } from '@/lib/extraction/pdf/graphics';
 import { PdfiumDocument } from '@/lib/extraction/pdf/pdfium';
 import { loadPdfium } from '@/lib/extraction/pdf/pdfium-module';

@@ -10,7 +10,7 @@ import * as extractionsRoute from '@/app/v1/extractions/route';
 import * as extractionRoute from '@/app/v1/extractions/[extraction_id]/route';
 import * as cancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route';
 import { extractions } from '@/lib/db/schema';
-import { extractPdf } from '@/lib/extraction/pdf';
+import { extractPdf } from '@/lib/extraction/engine';
 import { ExtractionWorkerPool } from '@/lib/extraction/pool';
 import { warmUpDocument } from '@/lib/extraction/pdf/warm-up';
 import { ExtractionError } from '@/lib/extraction/types';

@@ -10,6 +10,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_LIMITS } from '@/lib/document/settings';
+import { tableGrid } from '@/lib/document/table-grid';
+import type { Block, QuarryDocument, Table, TableCell } from '@/lib/document/types';
 import { goldenCorpus, skipReason } from '@/test/support/golden-corpus';
 import {
   checkGolden,
@@ -24,6 +27,19 @@ import {
 } from '@/test/support/golden-run';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+function tablesOf(blocks: readonly Block[]): Table[] {
+  return blocks.flatMap((b): Table[] => {
+    if (b.type === 'table') return [b];
+    if (b.type === 'section' || b.type === 'quote' || b.type === 'footnote') return tablesOf(b.content);
+    if (b.type === 'list') return b.items.flatMap((item) => tablesOf(item.content));
+    return [];
+  });
+}
+
+function cellText(cell: TableCell | null): string {
+  return (cell?.content ?? []).map((run) => (run.type === 'text' ? run.text : '')).join('').trim();
+}
 /**
  * The whole corpus (a 619-page and a 400-page PDF, an 872-page DOCX, OCR of images and scans)
  * took 25-40 s on two cores, 40 s on one. The limit is above the server's 600 s per document, so
@@ -52,6 +68,32 @@ describe('golden output of every document', () => {
       if (problems.length) expect.fail(problems.join('\n\n'));
     });
   }
+
+  // Numbers and single words repeat in real tables (the 400-page report's record layouts print the
+  // same line number on every row of a field); a phrase repeated down a whole column is a spanning
+  // cell written into every row it covers.
+  it('repeats no phrase down a whole column or across a whole row of a table', () => {
+    const repeats: string[] = [];
+    for (const [name, outcome] of outcomes) {
+      if (outcome.kind !== 'extracted' || !outcome.document) continue;
+      for (const table of tablesOf((outcome.document as QuarryDocument).blocks)) {
+        const { rows, width } = tableGrid(table, TABLE_LIMITS);
+        if (rows.length <= 2) continue;
+        for (let c = 0; c < width; c++) {
+          const texts = rows.map((row) => cellText(row[c]));
+          if (/\p{L}\S*\s+\S/u.test(texts[0]) && texts.every((t) => t === texts[0])) repeats.push(`${name}: "${texts[0].slice(0, 60)}" in all ${rows.length} rows of column ${c + 1}`);
+        }
+        // Nor across a whole row of more than two columns (a spanning header written in every column).
+        if (width > 2) {
+          rows.forEach((row, r) => {
+            const texts = row.map(cellText);
+            if (/\p{L}\S*\s+\S/u.test(texts[0]) && texts.every((t) => t === texts[0])) repeats.push(`${name}: "${texts[0].slice(0, 60)}" in all ${width} columns of row ${r + 1}`);
+          });
+        }
+      }
+    }
+    expect(repeats).toEqual([]);
+  });
 
   it('has no golden files of documents that left the corpus', () => {
     const orphans = orphanGoldenFiles(new Set(corpus.map((d) => d.name)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentChars, isContentCode } from '@/lib/chunking/layout';
+import { contentChars, isContentCode } from '@/lib/document/layout';
 import { collapseSpaces, isLetterCode, isSpaceCode } from '@/lib/text/classes';
 
 describe('character classes by code point', () => {

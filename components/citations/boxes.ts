@@ -1,6 +1,6 @@
 import type { ResponseOf } from '@/lib/api/endpoint';
 import type { endpoints } from '@/lib/api/endpoints';
-import type { CitationBox } from '@/lib/chunking/layout';
+import type { CitationBox } from '@/lib/document/layout';
 import type { LayoutRegion } from '@/lib/extraction/views';
 
 /*

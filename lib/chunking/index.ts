@@ -1,4 +1,4 @@
-import { LayoutIndex, type CitationBox, type ExtractionLayout } from './layout';
+import { LayoutIndex, type CitationBox, type ExtractionLayout } from '@/lib/document/layout';
 import { pageAt, parseMarkdown, sourceOffset, type ParsedMarkdown } from './markdown';
 import { fixedChunks, paragraphChunks, semanticChunks, type DraftChunk, type EmbedFunction } from './strategies';
 import { countTokens } from './tokenizer';
@@ -70,7 +70,7 @@ export const MAX_CHUNK_SIZE = 8192;
 export const CHUNKING_STRATEGY_TYPES = ['fixed', 'semantic', 'paragraph'] as const;
 
 export { countTokens };
-export type { CitationBox, ExtractionLayout } from './layout';
+export type { CitationBox, ExtractionLayout } from '@/lib/document/layout';
 export { EMBED_BATCH_SIZE, SIMILARITY_BREAK_PERCENTILE, type EmbedFunction } from './strategies';
 
 /** Throws a RangeError/TypeError describing the first problem with the strategy. */

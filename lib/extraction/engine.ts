@@ -3,10 +3,12 @@ import {
   extractOdf, extractRst, extractOrg, extractXml, extractJson, extractEml, extractMsg, extractEpub, extractRtf, extractDoc, extractWithLibreOffice,
 } from './office';
 import { createOcrService } from './ocr';
-import { extractImage } from './ocr/image';
-import { extractPdf } from './pdf';
+import { readImage } from './ocr/image';
+import { readPdf } from './pdf';
+import { finishExtraction } from './result';
 import { isImageType } from './formats';
 import { ExtractionError, type ExtractInput, type ExtractResult } from './types';
+import type { OcrService } from './ocr/types';
 
 const OFFICE: Record<string, (input: ExtractInput) => Promise<ExtractResult>> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': extractDocx,
@@ -32,6 +34,16 @@ const OFFICE: Record<string, (input: ExtractInput) => Promise<ExtractResult>> = 
   'text/plain': extractText,
   'text/markdown': extractText,
 };
+
+/** A PDF's extraction result (the text layer, and OCR by `ocr` where the mode asks for it). */
+export async function extractPdf(input: ExtractInput, ocr: OcrService | null): Promise<ExtractResult> {
+  return finishExtraction(await readPdf(input, ocr));
+}
+
+/** An image upload's extraction result, by OCR. */
+export async function extractImage(input: ExtractInput, ocr: OcrService): Promise<ExtractResult> {
+  return finishExtraction(await readImage(input, ocr));
+}
 
 /** Turns one stored document into Markdown, choosing the extractor by type and OCR by mode. */
 export async function extractDocument(input: ExtractInput): Promise<ExtractResult> {

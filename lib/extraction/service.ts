@@ -3,7 +3,7 @@ import { filesInReach } from '@/lib/auth/reach';
 import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
-import { isExtractionLayout } from '@/lib/chunking/layout';
+import { isExtractionLayout } from '@/lib/document/layout';
 import { extractionLayouts, extractions, type ExtractionRow } from '@/lib/db/schema';
 import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';

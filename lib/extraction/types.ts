@@ -6,7 +6,9 @@
 
 // Written once beside the table that stores it (lib/db/schema/enums.ts, which imports nothing).
 import type { ExtractionMode } from '@/lib/db/schema/enums';
-import type { ExtractionLayout } from '@/lib/chunking/layout';
+import type { ExtractionLayout } from '@/lib/document/layout';
+import type { DocumentMetadata, QuarryDocument } from '@/lib/document/types';
+export type { DocumentMetadata } from '@/lib/document/types';
 export { EXTRACTION_MODES, type ExtractionMode } from '@/lib/db/schema/enums';
 
 export const OCR_LANGUAGES = ['zh', 'en', 'ja', 'ko'] as const;
@@ -41,12 +43,15 @@ export interface ExtractInput {
   tmpDir: string;
 }
 
-export interface DocumentMetadata {
-  title?: string;
-  author?: string;
-  /** ISO 8601. */
-  created_date?: string;
-  [key: string]: unknown;
+/**
+ * What an extractor gives: the document model (its metadata included) and its page count. The
+ * Markdown and the layout record are rendered from the model (lib/document/render.ts).
+ */
+export interface ExtractedDocument {
+  document: QuarryDocument;
+  totalPages: number;
+  /** Markdown and text files: their own text, served as it is instead of the rendered model. */
+  markdown?: string;
 }
 
 export interface ExtractResult {
@@ -62,6 +67,8 @@ export interface ExtractResult {
    * positions: PDFs (text layer and OCR) and images (OCR). Absent for the others.
    */
   layout?: ExtractionLayout;
+  /** The document model the Markdown was rendered from (without source lines: lib/document/serve.ts). */
+  document?: QuarryDocument;
 }
 
 export const EXTRACTION_ERROR_CODES = [

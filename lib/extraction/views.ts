@@ -1,4 +1,4 @@
-import { unionBox, type ExtractionLayout, type LayoutLine } from '@/lib/chunking/layout';
+import { unionBox, type ExtractionLayout, type LayoutLine } from '@/lib/document/layout';
 import type { ExtractionMode, ExtractionRow, ExtractionStatus } from '@/lib/db/schema';
 
 interface ExtractionBase {

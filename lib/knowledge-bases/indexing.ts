@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
 import { databaseKind } from '@/lib/db/client';
 import { ProgressWriter } from '@/lib/db/pacing';
-import { isExtractionLayout, type ExtractionLayout } from '@/lib/chunking/layout';
+import { isExtractionLayout, type ExtractionLayout } from '@/lib/document/layout';
 import { extractionLayouts, extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';

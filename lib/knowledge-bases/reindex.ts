@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
-import { isExtractionLayout } from '@/lib/chunking/layout';
+import { isExtractionLayout } from '@/lib/document/layout';
 import type { ServiceContext } from '@/lib/context';
 import { databaseKind } from '@/lib/db/client';
 import { extractionLayouts, extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';

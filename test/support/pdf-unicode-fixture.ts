@@ -7,6 +7,7 @@
  * (Arabic) need a real layout engine and are not supported here.
  */
 import fs from 'node:fs';
+import type { PdfLine } from '@/lib/extraction/pdf/writer';
 
 export interface UnicodeText {
   x: number;
@@ -129,12 +130,12 @@ function fontObjects(font: TrueType, used: Map<number, number>, first: number, n
 
 /**
  * A PDF of letter pages with `texts` set in the TrueType fonts `regular` and `bold` (file paths,
- * e.g. DejaVu Sans, which has Hebrew, Greek and Cyrillic).
+ * e.g. DejaVu Sans, which has Hebrew, Greek and Cyrillic), and each page's stroked `lines`.
  */
-export function buildUnicodePdf(pages: UnicodeText[][], fonts: { regular: string; bold: string }): Uint8Array {
+export function buildUnicodePdf(pages: UnicodeText[][], fonts: { regular: string; bold: string }, lines: PdfLine[][] = []): Uint8Array {
   const faces = [readTrueType(fonts.regular), readTrueType(fonts.bold)];
   const used = [new Map<number, number>(), new Map<number, number>()];
-  const contents = pages.map((texts) =>
+  const contents = pages.map((texts, i) =>
     texts
       .map((t) => {
         const face = t.bold ? 1 : 0;
@@ -151,6 +152,7 @@ export function buildUnicodePdf(pages: UnicodeText[][], fonts: { regular: string
         const x = t.alignRight ? t.x - width : t.x;
         return `BT /F${face + 1} ${size} Tf ${x.toFixed(2)} ${t.y} Td <${codes}> Tj ET`;
       })
+      .concat((lines[i] ?? []).map((l) => `${l.width ?? 0.5} w ${l.x1} ${l.y1} m ${l.x2} ${l.y2} l S`))
       .join('\n'),
   );
   const objects: string[] = [];

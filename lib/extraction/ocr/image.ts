@@ -1,40 +1,41 @@
 /**
  * Extraction of image uploads (PNG, JPEG, TIFF, WebP, BMP, GIF, HEIC/HEIF) by OCR, the format
  * found from the content whatever the declared type. A multi-page TIFF is read page by page;
- * every page starts with its `<!-- page N -->` marker and each recognised paragraph becomes a
- * Markdown paragraph.
+ * every page is a page section and each recognised paragraph a paragraph holding its lines.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { LayoutBuilder } from '@/lib/chunking/layout';
-import { ExtractionError, pageMarker, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
+import { distributeLines } from '@/lib/document/layout';
+import type { Paragraph, Section } from '@/lib/document/types';
+import { ExtractionError, throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
 import { MIN_MEAN_CONFIDENCE } from './common';
 import { readImageWithinBudget } from './dimensions';
 import { tiffPage, tiffPageCount } from './tiff';
 import type { OcrOutput, OcrService } from './types';
 
-/** Escapes what would turn an OCR line into Markdown structure or HTML. */
-export function escapeMarkdownLine(line: string): string {
-  let out = line.replace(/&(?=[#A-Za-z0-9]+;)/g, '&amp;').replace(/<(?=[A-Za-z!/?])/g, '&lt;');
-  if (/^(#{1,6}(\s|$)|>|```|~~~)/.test(out)) out = `\\${out}`;
-  // A line of only = or - (setext heading underline) or a thematic break.
-  else if (/^(=+|-+|(\*\s*){3,}|(_\s*){3,})$/.test(out)) out = `\\${out}`;
-  return out;
-}
-
-/** OCR text (lines by "\n", paragraphs by a blank line) as Markdown paragraphs. */
-export function ocrTextToMarkdown(text: string): string {
+/** OCR text (lines by "\n", paragraphs by a blank line) → paragraphs, each its lines joined by "\n". */
+export function ocrParagraphs(text: string): string[] {
   return text
     .split(/\n{2,}/)
     .map((paragraph) =>
       paragraph
         .split('\n')
-        .map((l) => escapeMarkdownLine(l.trim()))
+        .map((l) => l.trim())
         .filter((l) => l.length > 0)
         .join('\n'),
     )
-    .filter((p) => p.length > 0)
-    .join('\n\n');
+    .filter((p) => p.length > 0);
+}
+
+/** A page's OCR output as paragraphs, each with the recognised lines it holds. */
+export function ocrPageBlocks(output: OcrOutput, page: number): Paragraph[] {
+  const paragraphs = ocrParagraphs(output.text);
+  const lines = output.lines ? distributeLines(paragraphs, output.lines) : [];
+  return paragraphs.map((text, i) => ({
+    type: 'paragraph',
+    content: [{ type: 'text', text }],
+    prov: lines[i]?.length ? { page, lines: lines[i] } : { page },
+  }));
 }
 
 function trusted(output: OcrOutput): boolean {
@@ -46,7 +47,7 @@ function trusted(output: OcrOutput): boolean {
  * MIN_MEAN_CONFIDENCE sure of (no words at all, or guesswork); a page of a multi-page TIFF
  * below it contributes its marker but no text.
  */
-export async function extractImage(input: ExtractInput, ocr: OcrService): Promise<ExtractResult> {
+export async function readImage(input: ExtractInput, ocr: OcrService): Promise<ExtractedDocument> {
   const { signal } = input;
   throwIfAborted(signal);
   // Every image in the file is measured before any page is decoded.
@@ -90,20 +91,11 @@ export async function extractImage(input: ExtractInput, ocr: OcrService): Promis
     );
   }
 
-  const written: { page: number; start: number; end: number; o: OcrOutput }[] = [];
-  let at = 0;
-  const markdown = outputs
-    .map((o, i) => {
-      const body = trusted(o) ? ocrTextToMarkdown(o.text) : '';
-      const marker = pageMarker(i + 1);
-      if (body) written.push({ page: i + 1, start: at + marker.length + 2, end: at + marker.length + 2 + body.length, o });
-      const page = body ? `${marker}\n\n${body}` : marker;
-      at += page.length + 2;
-      return page;
-    })
-    .join('\n\n');
-  // The recognised lines are placed over each page's text by their letters (see LayoutBuilder).
-  const layout = new LayoutBuilder();
-  for (const w of written) if (w.o.lines) layout.add(w.page, markdown, w.start, w.end, w.o.lines);
-  return { markdown: `${markdown}\n`, totalPages: pages, metadata: {}, layout: layout.build() };
+  const blocks: Section[] = outputs.map((o, i) => ({
+    type: 'section',
+    kind: 'page',
+    page: i + 1,
+    content: trusted(o) ? ocrPageBlocks(o, i + 1) : [],
+  }));
+  return { document: { version: 1, metadata: {}, blocks }, totalPages: pages };
 }

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { contentChars, type SourceLine } from '@/lib/chunking/layout';
+import { contentChars, type SourceLine } from '@/lib/document/layout';
 import { ExtractionError } from '../types';
 import { runProgram } from '../programs';
 import { joinWords, layoutText, meanOf, MIN_ORIENTATION_CONFIDENCE, normalizeOcrText, stderrTail, type ImageFormat } from './common';

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import type Tesseract from 'tesseract.js';
 import { ExtractionError } from '../types';
-import { contentChars, type SourceLine } from '@/lib/chunking/layout';
+import { contentChars, type SourceLine } from '@/lib/document/layout';
 import { abortError, joinWords, layoutText, meanOf, normalizeOcrText, sniffImageFormat, tidyCjkSpacing, type ImageFormat } from './common';
 import { imageSizes, type ImageSize } from './dimensions';
 import { PdfPageRenderer } from './render';

@@ -1,4 +1,4 @@
-import type { SourceLine } from '@/lib/chunking/layout';
+import type { SourceLine } from '@/lib/document/layout';
 import type { OcrLanguage } from '../types';
 
 export interface OcrOutput {

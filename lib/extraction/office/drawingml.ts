@@ -77,14 +77,13 @@ export function renderTextBody(txBody: XmlElement | undefined, defaultBullets: b
   return out.join('\n\n');
 }
 
-/** GFM table of an a:tbl; merged cells (gridSpan/rowSpan continuation cells) repeat their origin. */
+/** GFM table of an a:tbl; merged cells' continuation cells (gridSpan/rowSpan) stay empty, so no text repeats. */
 export function renderDrawingTable(tbl: XmlElement): string {
   const grid: string[][] = [];
-  childElements(tbl, 'tr').forEach((tr, r) => {
+  childElements(tbl, 'tr').forEach((tr) => {
     const row: string[] = [];
-    childElements(tr, 'tc').forEach((tc, c) => {
-      if (tc.attrs.hMerge === '1' || tc.attrs.hMerge === 'true') row.push(row[c - 1] ?? '');
-      else if (tc.attrs.vMerge === '1' || tc.attrs.vMerge === 'true') row.push(grid[r - 1]?.[c] ?? '');
+    childElements(tr, 'tc').forEach((tc) => {
+      if (tc.attrs.hMerge === '1' || tc.attrs.hMerge === 'true' || tc.attrs.vMerge === '1' || tc.attrs.vMerge === 'true') row.push('');
       else {
         const paragraphs = childElements(firstChild(tc, 'txBody') ?? tc, 'p').map(paragraphText).filter(Boolean);
         row.push(escapeCell(paragraphs.join(' ')));

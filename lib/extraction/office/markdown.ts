@@ -166,8 +166,8 @@ function spanOf(cell: DomNode, attr: string, max: number): number {
 /**
  * A turndown service configured for safe GFM output. Tables are converted by our own rules
  * rather than the Joplin plugin's: that plugin keeps tables containing lists or headings as raw
- * HTML and ignores rowspan; ours always writes a GFM table, repeats a merged cell's text in every
- * position it covers (so columns stay aligned), promotes the first row to the header when the
+ * HTML and ignores rowspan; ours always writes a GFM table, writes a merged cell's text once and
+ * leaves the positions it covers empty (so columns stay aligned and no text repeats), promotes the first row to the header when the
  * table has none, and flattens nested tables into their parent cell. Strikethrough and task-list
  * items come from the Joplin GFM plugin.
  */
@@ -298,7 +298,9 @@ export function createTurndown(options: HtmlToMarkdownOptions): TurndownService 
           let rowspan = spanOf(cell, 'rowspan', rows.length - r);
           if (area + colspan * rowspan > LIMITS.tableCells) colspan = rowspan = 1;
           area += colspan * rowspan;
-          for (let dr = 0; dr < rowspan; dr++) for (let dc = 0; dc < colspan; dc++) grid[r + dr][c + dc] = text;
+          // The cell's text at its first position only; the positions it covers stay empty (no text
+          // is repeated: see lib/document/render.ts).
+          for (let dr = 0; dr < rowspan; dr++) for (let dc = 0; dc < colspan; dc++) grid[r + dr][c + dc] = dr === 0 && dc === 0 ? text : '';
           c += colspan;
         }
       });

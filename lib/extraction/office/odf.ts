@@ -12,7 +12,7 @@ import { OfficeZip } from './zip';
  *
  * - Text: text:h → heading of its outline level; text:p → paragraph; text:list → nested list
  *   (numbered when its list style numbers that level); table:table → GFM table (a merged cell's
- *   text repeated in the columns it covers); frames' text boxes read in place; footnotes after
+ *   text written once, the positions it covers left empty); frames' text boxes read in place; footnotes after
  *   the text. No page markers (ODT has no fixed pages, like DOCX).
  * - Spreadsheet: one `<!-- page N -->` + `## sheet` section per sheet, each block of adjacent
  *   cells a GFM table as for XLSX; repeated rows and columns (Calc writes a million empty ones)
@@ -100,8 +100,8 @@ function renderOdfTable(table: XmlElement, ctx: Context): string {
       const text = cell.name === 'table-cell' ? markdownToCell(blocks(cell, ctx).join(' ')) : undefined;
       const repeat = int(cell.attrs['number-columns-repeated'], 1, LIMITS.tableColumns);
       for (let i = 0; i < repeat && cells.length < LIMITS.tableColumns; i++) {
-        // A covered cell repeats the text of the merged cell that covers it (left, else above).
-        cells.push(text ?? cells[cells.length - 1] ?? grid[grid.length - 1]?.[cells.length] ?? '');
+        // A covered cell stays empty: the merged cell's text is written once, where it starts.
+        cells.push(text ?? '');
       }
     }
     grid.push(cells);

@@ -1,5 +1,5 @@
 /** The structured content of a page, before it is written as Markdown. */
-import type { SourceLine } from '@/lib/chunking/layout';
+import type { SourceLine, TableCell } from '@/lib/document/types';
 
 export interface Span {
   text: string;
@@ -33,7 +33,8 @@ export type Block = BlockGeometry &
       }
     | { kind: 'list'; marker: string; ordered: boolean; level: number; spans: Span[]; size: number }
     | { kind: 'code'; text: string }
-    | { kind: 'table'; rows: string[][] }
+    /** `rows` holds each grid position's text; `cells`, when set, the cells with their spans (a spanning cell once). */
+    | { kind: 'table'; rows: string[][]; cells?: TableCell[][] }
     /** Lines written as they are (preserve_layout, OCR text in layout mode). */
     | { kind: 'raw'; text: string }
   );

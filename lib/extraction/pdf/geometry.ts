@@ -3,7 +3,7 @@
  * coordinates (runs.ts turns every frame upright); here they are turned back onto the page and
  * expressed as fractions of it.
  */
-import { contentChars, type Box, type SourceLine } from '@/lib/chunking/layout';
+import { contentChars, type Box, type SourceLine } from '@/lib/document/layout';
 import type { Block } from './blocks';
 import type { DetectedTable } from './tables';
 import type { Line } from './layout-util';

@@ -23,13 +23,13 @@
  * OCR_FAILED (every page empty although OCR ran), INTERNAL_ERROR (anything unexpected).
  */
 import type { OcrOutput, OcrService } from '../ocr/types';
-import type { ExtractInput, ExtractResult } from '../types';
+import type { ExtractedDocument, ExtractInput } from '../types';
 import { ExtractionError, throwIfAborted } from '../types';
 import type { Block } from './blocks';
 import { placeOnPage } from './geometry';
 import type { PageGraphics } from './graphics';
 import { layoutFrame, layoutFramePreserved } from './layout';
-import { blocksHaveText, renderDocumentWithLayout, type PageBlocks } from './markdown';
+import { blocksHaveText, buildDocument, type PageBlocks } from './document';
 import { buildMetadata } from './metadata';
 import { MIN_OCR_CONFIDENCE, MIN_TEXT_CHARS, mergeOcr, ocrAccepted, ocrBlocks, textLayerStats, textLayerUsable } from './ocr-merge';
 import {
@@ -59,7 +59,7 @@ const SCAN_TEXT_CHARS = 200;
 /** Share of the page the largest image must cover for such a page to count as a scan. */
 const SCAN_IMAGE_AREA = 0.8;
 
-export async function extractPdf(input: ExtractInput, ocr: OcrService | null): Promise<ExtractResult> {
+export async function readPdf(input: ExtractInput, ocr: OcrService | null): Promise<ExtractedDocument> {
   try {
     return await extract(input, ocr);
   } catch (err) {
@@ -74,7 +74,7 @@ interface OcrTally {
   best: OcrOutput | null;
 }
 
-async function extract(input: ExtractInput, ocr: OcrService | null): Promise<ExtractResult> {
+async function extract(input: ExtractInput, ocr: OcrService | null): Promise<ExtractedDocument> {
   const { signal } = input;
   throwIfAborted(signal);
   const data = await readPdfFile(input.path);
@@ -164,8 +164,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         `No text could be recognised in the PDF: it has no text layer and OCR found no readable text${conf} (minimum ${MIN_OCR_CONFIDENCE})`,
       );
     }
-    const { markdown, layout } = renderDocumentWithLayout(pages);
-    return { markdown, totalPages: numPages, metadata, layout };
+    return { document: buildDocument(pages, metadata), totalPages: numPages };
   } finally {
     early?.stop();
     pdfium?.close();

@@ -3,9 +3,10 @@
  * changes, first-line indents, short lines ending a sentence, list markers and monospace runs;
  * borderless tables found among the lines.
  */
+import type { TableCell } from '@/lib/document/types';
 import type { Block, Span } from './blocks';
 import { isCaption, sectionNumber } from './headings';
-import { findBorderlessTables } from './tables';
+import { findBorderlessTables, gridCells } from './tables';
 import { lineGeom, tableGeom } from './geometry';
 import { buildSpans } from './layout-lines';
 import { appendSpans, assignListLevels, codeText, itemContinues, itemTextX, listMarker, stripPrefix, type Marker } from './layout-lists';
@@ -126,7 +127,7 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
   if (lines.length === 0) return [];
   const ctx = blockContext(lines);
   const blocks: Block[] = [];
-  const tableAt = new Map<number, { end: number; rows: string[][] }>();
+  const tableAt = new Map<number, { end: number; rows: string[][]; cells: TableCell[][] }>();
   if (opts.extractTables && opts.upright) {
     const found = findBorderlessTables(
       lines.map((l) => ({
@@ -139,7 +140,9 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
     for (const t of found) {
       // Right-to-left tables are read from their rightmost column: that is the first one.
       const rtl = lines.slice(t.start, t.end + 1).filter((l) => l.rtl).length * 2 > t.end - t.start + 1;
-      tableAt.set(t.start, { end: t.end, rows: rtl ? t.rows.map((r) => r.slice().reverse()) : t.rows });
+      const rows = rtl ? t.rows.map((r) => r.slice().reverse()) : t.rows;
+      const ids = rtl ? t.ids.map((r) => r.slice().reverse()) : t.ids;
+      tableAt.set(t.start, { end: t.end, rows, cells: gridCells(rows, ids) });
     }
   }
 
@@ -198,13 +201,13 @@ export function buildBlocks(lines: Line[], opts: FrameLayoutOptions): Block[] {
     const table = tableAt.get(i);
     if (table) {
       flush();
-      blocks.push({ kind: 'table', rows: table.rows, geom: lines.slice(i, table.end + 1).map(lineGeom) });
+      blocks.push({ kind: 'table', rows: table.rows, cells: table.cells, geom: lines.slice(i, table.end + 1).map(lineGeom) });
       i = table.end;
       continue;
     }
     if (line.table) {
       flush();
-      blocks.push({ kind: 'table', rows: line.table.rows, geom: [tableGeom(line.table)] });
+      blocks.push({ kind: 'table', rows: line.table.rows, cells: line.table.cells, geom: [tableGeom(line.table)] });
       continue;
     }
     const prev: Line | null = i > 0 && !lines[i - 1].table ? lines[i - 1] : null;

@@ -15,7 +15,7 @@
  * layout-columns.ts, lines (bidi) in layout-lines.ts, blocks in layout-blocks.ts and
  * layout-lists.ts, borderless tables in tables-borderless.ts.
  */
-import type { SourceLine } from '@/lib/chunking/layout';
+import type { SourceLine } from '@/lib/document/layout';
 import type { Block } from './blocks';
 import { lineGeom, tableGeom } from './geometry';
 import type { DetectedTable } from './tables';
@@ -179,7 +179,7 @@ export function layoutFramePreserved(frame: Frame, opts: FrameLayoutOptions): Bl
   for (const item of items) {
     if (item.table) {
       flush();
-      blocks.push({ kind: 'table', rows: item.table.rows, geom: [tableGeom(item.table)] });
+      blocks.push({ kind: 'table', rows: item.table.rows, cells: item.table.cells, geom: [tableGeom(item.table)] });
       prev = null;
       continue;
     }

@@ -1,5 +1,5 @@
 /** Deciding when a page needs OCR, and combining OCR text with the text layer. */
-import { distributeLines, type SourceLine } from '@/lib/chunking/layout';
+import { distributeLines, type SourceLine } from '@/lib/document/layout';
 import { MIN_MEAN_CONFIDENCE } from '../ocr/common';
 import type { OcrOutput } from '../ocr/types';
 import type { Block } from './blocks';

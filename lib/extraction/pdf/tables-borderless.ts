@@ -29,7 +29,21 @@ export interface BorderlessTable {
   /** Index of the first and last line the table takes (header lines included). */
   start: number;
   end: number;
+  /** The text at each grid position (a spanning cell's text at every position it covers). */
   rows: string[][];
+  /** Which cell each grid position belongs to: positions of one spanning cell share an id. */
+  ids: number[][];
+}
+
+/** Ids of a table's cells: a new one per position, or a shared one for the positions a cell spans. */
+class CellIds {
+  private next = 0;
+  fresh(): number {
+    return this.next++;
+  }
+  row(width: number): number[] {
+    return Array.from({ length: width }, () => this.next++);
+  }
 }
 
 interface Column {
@@ -166,8 +180,27 @@ function acceptTable(lines: TableLineLike[], cols: Column[]): boolean {
       return words >= 5 && commaCount(t) < words / 2;
     }).length;
     if (cells.length && wordy >= 0.6 * cells.length) return false;
+    if (cols.length === 2 && flowsAcrossRows(cells)) return false;
   }
   return true;
+}
+
+/** Share of a column's consecutive cells that read on, one into the next, at which the column is prose. */
+const PROSE_FLOW_SHARE = 0.4;
+
+/**
+ * Prose wrapped in narrow columns reads on from one line into the next: a cell without a sentence
+ * end, followed by one starting in lower case (or a hyphenated word's end). Table cells stand
+ * alone, so a column where that happens often is running text set beside other text.
+ */
+function flowsAcrossRows(cells: string[]): boolean {
+  if (cells.length < 3) return false;
+  let flows = 0;
+  for (let k = 1; k < cells.length; k++) {
+    const prev = cells[k - 1];
+    if (/\p{L}-$/u.test(prev) || (!/[.!?:;)]$/.test(prev) && /^\p{Ll}/u.test(cells[k]))) flows++;
+  }
+  return flows >= PROSE_FLOW_SHARE * (cells.length - 1);
 }
 
 /** `t.split(/\s+/).length` of a trimmed, non-empty text: its words. */
@@ -193,14 +226,17 @@ function commaCount(t: string): number {
  * columns is split into its words when they line up one per column ("Top-1 Top-5 Top-20"), and
  * repeated over the columns otherwise (a spanning header).
  */
-function headerCells(line: TableLineLike, cols: Column[]): string[] {
+function headerCells(line: TableLineLike, cols: Column[], cellIds: CellIds): { cells: string[]; ids: number[] } {
   const cells = cols.map(() => [] as string[]);
+  const ids = cellIds.row(cols.length);
+  const pieces = cols.map(() => 0);
   for (const s of line.segs) {
     const first = slotOf(cols, s.x0 + 0.01);
     const last = slotOf(cols, s.x1 - 0.01);
     const text = s.text.trim();
     if (first === last) {
       cells[first].push(text);
+      pieces[first]++;
       continue;
     }
     const words = text.split(/\s+/);
@@ -211,10 +247,23 @@ function headerCells(line: TableLineLike, cols: Column[]): string[] {
       offset = at + w.length;
       return slotOf(cols, s.x0 + ((s.x1 - s.x0) * (at + w.length / 2)) / total);
     });
-    if (words.length === last - first + 1 && new Set(slots).size === words.length) words.forEach((w, k) => cells[slots[k]].push(w));
-    else for (let c = first; c <= last; c++) cells[c].push(text);
+    if (words.length === last - first + 1 && new Set(slots).size === words.length) {
+      words.forEach((w, k) => {
+        cells[slots[k]].push(w);
+        pieces[slots[k]]++;
+      });
+    } else {
+      const id = cellIds.fresh();
+      for (let c = first; c <= last; c++) {
+        cells[c].push(text);
+        ids[c] = id;
+        pieces[c]++;
+      }
+    }
   }
-  return cells.map((c) => c.join(' '));
+  // A position holding a spanning header and another piece is a cell of its own.
+  for (let c = 0; c < cols.length; c++) if (pieces[c] > 1) ids[c] = cellIds.fresh();
+  return { cells: cells.map((c) => c.join(' ')), ids };
 }
 
 /** Header lines directly above the body: short pieces within the table's width, not a caption. */
@@ -236,8 +285,9 @@ function headerLines(lines: TableLineLike[], start: number, cols: Column[]): num
   return first;
 }
 
-function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column[]): string[][] {
+function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column[], cellIds: CellIds): { rows: string[][]; ids: number[][] } {
   const rows: string[][] = [];
+  const ids: number[][] = [];
   const pending: { col: number; text: string; y: number }[] = [];
   let lastRowY = -Infinity;
   for (let j = from; j <= to; j++) {
@@ -246,13 +296,19 @@ function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column
       const cells = cols.map(() => [] as string[]);
       for (const s of l.segs) cells[Math.max(0, columnIndex(cols, s))].push(s.text.trim());
       const row = cells.map((c) => c.join(' ').trim());
+      const rowIds = cellIds.row(cols.length);
       // Labels centred between the previous row and this one span both.
       for (const p of pending.splice(0)) {
         const prevRow = rows[rows.length - 1];
-        if (prevRow && !prevRow[p.col]) prevRow[p.col] = p.text;
-        if (!row[p.col]) row[p.col] = p.text;
+        const prevFree = prevRow && !prevRow[p.col];
+        if (prevFree) prevRow[p.col] = p.text;
+        if (!row[p.col]) {
+          row[p.col] = p.text;
+          if (prevFree) rowIds[p.col] = ids[ids.length - 1][p.col];
+        }
       }
       rows.push(row);
+      ids.push(rowIds);
       lastRowY = l.y;
       continue;
     }
@@ -263,9 +319,12 @@ function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column
     const row = rows[rows.length - 1];
     if (between && row) pending.push({ col, text, y: l.y });
     else if (row && (col > 0 || /^\p{Ll}/u.test(text)) && !/:$/.test(row[0])) row[col] = row[col] ? `${row[col]} ${text}` : text;
-    else rows.push(cols.map((_, c) => (c === col ? text : '')));
+    else {
+      rows.push(cols.map((_, c) => (c === col ? text : '')));
+      ids.push(cellIds.row(cols.length));
+    }
   }
-  return rows;
+  return { rows, ids };
 }
 
 /**
@@ -294,9 +353,17 @@ export function findBorderlessTables(lines: TableLineLike[]): BorderlessTable[] 
       const total = body.rows + (i - head);
       if (total >= 3 && (body.rows >= 3 || body.cols.length >= 3)) {
         const rows: string[][] = [];
-        for (let k = head; k < i; k++) rows.push(headerCells(lines[k], body.cols));
-        rows.push(...bodyRows(lines, i, body.end, body.cols));
-        out.push({ start: head, end: body.end, rows });
+        const ids: number[][] = [];
+        const cellIds = new CellIds();
+        for (let k = head; k < i; k++) {
+          const header = headerCells(lines[k], body.cols, cellIds);
+          rows.push(header.cells);
+          ids.push(header.ids);
+        }
+        const bodyPart = bodyRows(lines, i, body.end, body.cols, cellIds);
+        rows.push(...bodyPart.rows);
+        ids.push(...bodyPart.ids);
+        out.push({ start: head, end: body.end, rows, ids });
         i = floor = body.end + 1;
         continue;
       }

@@ -8,14 +8,17 @@
 import type { HLine, PageGraphics, VLine } from './graphics';
 import type { Run } from './runs';
 import { joinLines } from './text';
-import { collapseSpaces } from '@/lib/text/classes';
+import type { TableCell } from '@/lib/document/types';
 
 export interface DetectedTable {
   x0: number;
   x1: number;
   top: number;
   bottom: number;
+  /** The text at each grid position (a spanning cell's text at every position it covers). */
   rows: string[][];
+  /** The cells, each once with its spans (document model rows: the cells starting in each row). */
+  cells: TableCell[][];
 }
 
 const TOL = 2.5;
@@ -128,12 +131,18 @@ function hRuleAt(hs: HLine[], y: number, x0: number, x1: number): boolean {
   return covered >= 0.6 * (x1 - x0);
 }
 
+interface SpannedGrid {
+  /** The text at each grid position: a spanning cell's text at every position it covers. */
+  texts: string[][];
+  /** The cell (its union-find root) at each grid position. */
+  ids: number[][];
+}
+
 /**
- * Cell texts of a ruled grid. Neighbouring grid cells without a rule between them form one
- * spanning cell (a header over two columns, a label over two rows); its text is written into every
- * grid position it covers, as GFM has no spans.
+ * Cells of a ruled grid. Neighbouring grid cells without a rule between them form one spanning
+ * cell (a header over two columns, a label over two rows).
  */
-function spanCells(cells: Run[][][], c: { xs: number[]; ys: number[]; h: HLine[]; v: VLine[] }): string[][] {
+function spanCells(cells: Run[][][], c: { xs: number[]; ys: number[]; h: HLine[]; v: VLine[] }): SpannedGrid {
   const nr = cells.length;
   const nc = cells[0].length;
   const parent = new Int32Array(nr * nc).map((_, i) => i);
@@ -159,7 +168,50 @@ function spanCells(cells: Run[][][], c: { xs: number[]; ys: number[]; h: HLine[]
   }
   const texts = new Map<number, string>();
   for (const [root, runs] of groups) texts.set(root, runsToText(runs));
-  return cells.map((row, r) => row.map((_, k) => texts.get(find(parent, r * nc + k)) ?? ''));
+  const ids = cells.map((row, r) => row.map((_, k) => find(parent, r * nc + k)));
+  return { texts: ids.map((row) => row.map((id) => texts.get(id) ?? '')), ids };
+}
+
+/**
+ * The document model's cells of a grid: each cell once, at its top-left position, spanning the
+ * rows and columns it covers. A cell that is no rectangle (an L of positions without rules) is
+ * written at its first position only, the others left as empty cells.
+ */
+export function gridCells(texts: string[][], ids: number[][]): TableCell[][] {
+  const extent = new Map<number, { r0: number; c0: number; r1: number; c1: number; n: number }>();
+  ids.forEach((row, r) =>
+    row.forEach((id, c) => {
+      const e = extent.get(id);
+      if (!e) extent.set(id, { r0: r, c0: c, r1: r, c1: c, n: 1 });
+      else {
+        e.r1 = Math.max(e.r1, r);
+        e.c0 = Math.min(e.c0, c);
+        e.c1 = Math.max(e.c1, c);
+        e.n++;
+      }
+    }),
+  );
+  const out: TableCell[][] = [];
+  ids.forEach((row, r) => {
+    const cells: TableCell[] = [];
+    row.forEach((id, c) => {
+      const e = extent.get(id)!;
+      const rectangle = (e.r1 - e.r0 + 1) * (e.c1 - e.c0 + 1) === e.n;
+      const text = texts[r][c];
+      const content: TableCell['content'] = text ? [{ type: 'text', text }] : [];
+      if (!rectangle) {
+        cells.push({ content: r === e.r0 && c === row.indexOf(id) ? content : [] });
+        return;
+      }
+      if (r !== e.r0 || c !== e.c0) return;
+      const cell: TableCell = { content };
+      if (e.r1 > e.r0) cell.row_span = e.r1 - e.r0 + 1;
+      if (e.c1 > e.c0) cell.col_span = e.c1 - e.c0 + 1;
+      cells.push(cell);
+    });
+    out.push(cells);
+  });
+  return out;
 }
 
 /**
@@ -280,11 +332,14 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
       const ri = locate(c.ys, cy);
       if (ci >= 0 && ri >= 0) cells[Math.min(ri, nr - 1)][Math.min(ci, nc - 1)].push(r);
     }
-    let grid = spanCells(cells, c);
+    const spanned = spanCells(cells, c);
     // Drop rows and columns without any text (decorative strips, double rules).
-    grid = grid.filter((row) => row.some((t) => t));
+    const keepRows = spanned.texts.map((row) => row.some((t) => t));
+    let grid = spanned.texts.filter((_, ri) => keepRows[ri]);
+    let ids = spanned.ids.filter((_, ri) => keepRows[ri]);
     const keepCols = grid.length ? grid[0].map((_, ci) => grid.some((row) => row[ci])) : [];
     grid = grid.map((row) => row.filter((_, ci) => keepCols[ci]));
+    ids = ids.map((row) => row.filter((_, ci) => keepCols[ci]));
     const rowsN = grid.length;
     const colsN = rowsN ? grid[0].length : 0;
     if (rowsN < 2 || colsN < 2) continue;
@@ -300,8 +355,11 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
       allChars += r.text.length;
       if (r.rtl) rtlChars += r.text.length;
     }
-    if (rtlChars * 2 > allChars) grid = grid.map((row) => row.slice().reverse());
-    tables.push({ x0: c.x0, x1: c.x1, top: c.top, bottom: c.bottom, rows: grid });
+    if (rtlChars * 2 > allChars) {
+      grid = grid.map((row) => row.slice().reverse());
+      ids = ids.map((row) => row.slice().reverse());
+    }
+    tables.push({ x0: c.x0, x1: c.x1, top: c.top, bottom: c.bottom, rows: grid, cells: gridCells(grid, ids) });
     for (const r of inside) taken.add(r);
   }
   if (tables.length === 0) return none;
@@ -309,16 +367,3 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
 }
 
 export { findBorderlessTables, type BorderlessTable, type TableLineLike } from './tables-borderless';
-
-/** GFM table: first row is the header; pipes escaped, cells on one line. */
-export function renderTable(rows: string[][]): string {
-  const width = rows.reduce((m, r) => Math.max(m, r.length), 0);
-  const cell = (t: string | undefined) => {
-    const text = collapseSpaces(t ?? '');
-    return text.includes('|') ? text.replace(/\\?\|/g, '\\|') : text;
-  };
-  const line = (r: string[]) => `| ${Array.from({ length: width }, (_, i) => cell(r[i])).join(' | ')} |`;
-  const out = [line(rows[0]), `|${' --- |'.repeat(width)}`];
-  for (const r of rows.slice(1)) out.push(line(r));
-  return out.join('\n');
-}

@@ -14,17 +14,9 @@
  */
 
 import { isLetterOrDigitCode, isSpaceCode } from '@/lib/text/classes';
+import type { Box, SourceLine } from './types';
 
-/** A rectangle in page fractions: x0, y0 (top-left corner), x1, y1 (bottom-right corner). */
-export type Box = [number, number, number, number];
-
-/** A line of the source: its letters and digits (to find it in the written Markdown) and where it sits. */
-export interface SourceLine {
-  chars: number;
-  box: Box;
-  /** Lines of one paragraph share a group (OCR output written as a whole page). */
-  group?: number;
-}
+export type { Box, SourceLine } from './types';
 
 export type LayoutLine = [number, number, number, number, number, number];
 

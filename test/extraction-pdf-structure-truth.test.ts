@@ -1,0 +1,192 @@
+/**
+ * Structure of generated PDFs whose truth is known because the test wrote them: two columns of
+ * questions are text in reading order and no table; a ruled form's tall cell beside many label
+ * rows is one cell, written once.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { extractPdf } from '@/lib/extraction/engine';
+import { findBorderlessTables, type TableLineLike } from '@/lib/extraction/pdf/tables';
+import type { Block, QuarryDocument, Table } from '@/lib/document/types';
+import { buildPdf, paragraph, wrapText, type PdfLine, type PdfRect, type PdfText } from '@/test/support/pdf-fixture';
+import { buildUnicodePdf, type UnicodeText } from '@/test/support/pdf-unicode-fixture';
+import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-structure-truth-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function extract(name: string, bytes: Uint8Array) {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, bytes);
+  return extractPdf(extractInput(file, PDF_TYPE, tmp, { mode: 'simple' }), null);
+}
+
+function allBlocks(blocks: readonly Block[]): Block[] {
+  return blocks.flatMap((b) => (b.type === 'section' || b.type === 'quote' ? [b, ...allBlocks(b.content)] : [b]));
+}
+
+function tables(doc: QuarryDocument | undefined): Table[] {
+  return allBlocks(doc?.blocks ?? []).filter((b): b is Table => b.type === 'table');
+}
+
+const QUESTIONS: [string, string[]][] = [
+  ['How often do you exercise in a typical week?', ['Never', 'Sometimes', 'Often']],
+  ['Do you have any allergies to medication, food or insects that we should know about?', ['Yes', 'No']],
+  ['Have you been admitted to a hospital in the last five years?', ['Yes', 'No']],
+  ['Do you smoke or use tobacco products of any kind?', ['Yes', 'No']],
+  ['Is there a family history of heart disease?', ['Yes', 'No', 'Unsure']],
+  ['Do you take any vitamins or supplements every day?', ['Yes', 'No']],
+  ['How would you rate your sleep over the past month?', ['Poor', 'Fair', 'Good']],
+  ['Do you drink alcohol more than twice a week?', ['Yes', 'No']],
+  ['Have you travelled abroad in the last three months?', ['Yes', 'No']],
+  ['Would you like to receive reminders by text message?', ['Yes', 'No']],
+];
+
+/** A questionnaire page: five numbered questions per column, each followed by its check boxes. */
+function questionnaire(): Uint8Array {
+  const texts: PdfText[] = [{ x: 72, y: 740, text: 'Patient questionnaire', size: 16, font: 'bold' }];
+  const rects: PdfRect[] = [];
+  let n = 0;
+  for (const colX of [72, 324]) {
+    let y = 700;
+    for (let k = 0; k < 5; k++) {
+      const [question, options] = QUESTIONS[n++];
+      const p = paragraph(`${n}. ${question}`, { x: colX, y, width: 210, size: 10, leading: 12, gapAfter: 0 });
+      texts.push(...p.texts);
+      y = p.y - 4;
+      let x = colX + 12;
+      for (const option of options) {
+        rects.push({ x, y: y - 1, w: 7, h: 7 });
+        texts.push({ x: x + 11, y, text: option, size: 10 });
+        x += 70;
+      }
+      y -= 24;
+    }
+  }
+  return buildPdf([{ texts, rects }]);
+}
+
+describe('two columns of prose', () => {
+  it('writes a two-column questionnaire as text, not as a table', async () => {
+    const { markdown, document } = await extract('questionnaire.pdf', questionnaire());
+    expect(tables(document)).toEqual([]);
+    expect(markdown).not.toContain('|');
+    const words = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
+    const written = new Set(words(markdown));
+    for (const [question, options] of QUESTIONS) for (const word of [...words(question), ...options.map((o) => o.toLowerCase())]) expect(written).toContain(word);
+  });
+
+  it('finds no table in two narrow columns of wrapped sentences set line beside line', () => {
+    const left = wrapText(
+      'The clinic opens at eight in the morning and closes at six in the evening on weekdays, while on weekends the doors stay open until noon for urgent visits only.',
+      120,
+      10,
+    );
+    const right = wrapText(
+      'Patients who arrive without an appointment are seen in the order they register at the front desk, and children under five are always seen first by the nurse on duty.',
+      120,
+      10,
+    );
+    const lines: TableLineLike[] = [];
+    for (let i = 0; i < Math.min(left.length, right.length); i++) {
+      lines.push({
+        y: 100 + i * 12,
+        size: 10,
+        excluded: false,
+        segs: [
+          { x0: 72, x1: 72 + left[i].length * 5, text: left[i] },
+          { x0: 324, x1: 324 + right[i].length * 5, text: right[i] },
+        ],
+      });
+    }
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    // Every line of each column has fewer than five words: the word count alone does not tell.
+    expect(findBorderlessTables(lines)).toEqual([]);
+  });
+
+  it('still finds a borderless table of short aligned cells', () => {
+    const rows = [
+      ['Region', 'Visits', 'Share'],
+      ['North', '1,204', '31%'],
+      ['South', '986', '25%'],
+      ['East', '1,310', '34%'],
+      ['West', '402', '10%'],
+    ];
+    const lines: TableLineLike[] = rows.map((row, i) => ({
+      y: 100 + i * 14,
+      size: 10,
+      excluded: false,
+      segs: row.map((text, c) => ({ x0: 72 + c * 120, x1: 72 + c * 120 + text.length * 5, text })),
+    }));
+    const found = findBorderlessTables(lines);
+    expect(found).toHaveLength(1);
+    expect(found[0].rows).toEqual(rows);
+  });
+});
+
+const TALL_TEXT =
+  'The applicant declares that every statement made in this form is true and complete, and accepts that a false statement may lead to the refusal of the application.';
+const LABELS = ['Family name', 'Given names', 'Date of birth', 'Place of birth', 'Nationality', 'Passport number', 'Address', 'Telephone'];
+
+/** A ruled form: eight label rows on the left, one tall cell spanning all of them on the right. */
+function formGrid(): { lines: PdfLine[]; rowTop: (i: number) => number; left: [number, number]; right: [number, number] } {
+  const top = 700;
+  const rowH = 22;
+  const left: [number, number] = [72, 252];
+  const right: [number, number] = [252, 540];
+  const bottom = top - rowH * LABELS.length;
+  const lines: PdfLine[] = [
+    { x1: left[0], y1: top, x2: right[1], y2: top },
+    { x1: left[0], y1: bottom, x2: right[1], y2: bottom },
+    { x1: left[0], y1: top, x2: left[0], y2: bottom },
+    { x1: left[1], y1: top, x2: left[1], y2: bottom },
+    { x1: right[1], y1: top, x2: right[1], y2: bottom },
+  ];
+  // Rules between the label rows, on the left only.
+  for (let i = 1; i < LABELS.length; i++) lines.push({ x1: left[0], y1: top - i * rowH, x2: left[1], y2: top - i * rowH });
+  return { lines, rowTop: (i) => top - i * rowH, left, right };
+}
+
+function expectOneTallCell(markdown: string, document: QuarryDocument | undefined, text: string, labels: string[]) {
+  const [table] = tables(document);
+  expect(table, 'a table').toBeDefined();
+  const tall = table.rows.flat().filter((cell) => cell.content.some((run) => run.type === 'text' && run.text.includes(text.slice(0, 20))));
+  expect(tall).toHaveLength(1);
+  expect(tall[0].row_span).toBe(labels.length);
+  const body = table.rows.flat().map((cell) => cell.content.map((run) => (run.type === 'text' ? run.text : '')).join(''));
+  for (const label of labels) expect(body).toContain(label);
+  // Written once in the Markdown (and so once in the index and in search results).
+  expect(markdown.split(text.slice(0, 20)).length - 1).toBe(1);
+  const rows = markdown.split('\n').filter((l) => l.startsWith('|') && !/^\|( -+ \|)+$/.test(l));
+  expect(rows).toHaveLength(labels.length);
+}
+
+describe('ruled tables with a cell spanning rows', () => {
+  it('writes a tall right-hand cell once, spanning the eight label rows (English)', async () => {
+    const grid = formGrid();
+    const texts: PdfText[] = LABELS.map((label, i) => ({ x: grid.left[0] + 6, y: grid.rowTop(i) - 15, text: label, size: 10 }));
+    const wrapped = wrapText(TALL_TEXT, grid.right[1] - grid.right[0] - 12, 10);
+    wrapped.forEach((line, i) => texts.push({ x: grid.right[0] + 6, y: grid.rowTop(0) - 15 - i * 13, text: line, size: 10 }));
+    const { markdown, document } = await extract('form-en.pdf', buildPdf([{ texts, lines: grid.lines }]));
+    expectOneTallCell(markdown, document, TALL_TEXT, LABELS);
+  });
+
+  it('writes a tall cell once in a right-to-left form (Hebrew), with the columns starting from the right', async () => {
+    const fonts = { regular: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', bold: '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf' };
+    const labels = ['שם משפחה', 'שם פרטי', 'תאריך לידה', 'מקום לידה', 'אזרחות', 'מספר דרכון', 'כתובת', 'טלפון'];
+    const tall = ['המבקש מצהיר כי כל הפרטים', 'שמסר בטופס זה נכונים ומלאים'];
+    // Right to left: the labels sit in the right-hand column, the tall cell on the left.
+    const grid = formGrid();
+    const texts: UnicodeText[] = labels.map((label, i) => ({ x: 534, y: grid.rowTop(i) - 15, text: label, alignRight: true }));
+    tall.forEach((line, i) => texts.push({ x: 354, y: grid.rowTop(0) - 15 - i * 13, text: line, alignRight: true }));
+    const mirrored = grid.lines.map((l) => ({ ...l, x1: 612 - l.x1, x2: 612 - l.x2 }));
+    const { markdown, document } = await extract('form-he.pdf', buildUnicodePdf([texts], fonts, [mirrored]));
+    expectOneTallCell(markdown, document, tall.join(' '), labels);
+    // The first column is the labels' (the rightmost one).
+    const [table] = tables(document);
+    const first = table.rows[0][0].content.map((r) => (r.type === 'text' ? r.text : '')).join('');
+    expect(first).toBe(labels[0]);
+  });
+});
