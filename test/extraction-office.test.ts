@@ -308,7 +308,14 @@ describe('PPTX fixture', () => {
   it('has one page-marked section per slide in reading order, titles, lists, merged table cells and notes', async () => {
     const input = inputFor(fx('office/powerpoint_sample.pptx'));
     const result = await extractPptx(input);
-    const reference = ref('office/powerpoint_sample.md');
+    // The reference (Docling's) repeats a merged cell's text in every position it covers; Quarry
+    // writes it once and leaves the covered positions empty, so those rows are compared as such.
+    const reference = ref('office/powerpoint_sample.md')
+      .replace('|  | Class1 | Class1 | Class1 | Class2 | Class2 | Class2 |', '|  | Class1 |  |  | Class2 |  |  |')
+      .replace('|  | A merged with B | A merged with B | C |', '|  | A merged with B |  | C |')
+      .replace('| R3 |  | True |', '|  |  | True |')
+      .replace('| R4 |  | True |', '|  |  | True |')
+      .replace('| R4 | True | False |', '|  | True | False |');
     const similarity = record('office/powerpoint_sample.pptx', result, reference, '(speaker notes included)');
     const withoutNotes = { ...result, markdown: result.markdown.replace(/^>.*$/gm, '') };
     const structural = record('office/powerpoint_sample.pptx, no notes', withoutNotes, reference);
@@ -321,9 +328,10 @@ describe('PPTX fixture', () => {
       [3, 3],
     ]);
     const { markdown } = result;
-    expect(markdown.startsWith('<!-- page 1 -->\n\n## Test Table Slide\n\n|  | Class1 | Class1 | Class1 | Class2 | Class2 | Class2 |')).toBe(true);
-    expect(markdown).toContain('|  | A merged with B | A merged with B | C | A | B | C |');
-    expect(markdown).toContain('| R3 | False |  |  |  | False |  |\n| R3 |  | True |');
+    // A merged cell's text once, the positions it covers empty (no text is repeated).
+    expect(markdown.startsWith('<!-- page 1 -->\n\n## Test Table Slide\n\n|  | Class1 |  |  | Class2 |  |  |')).toBe(true);
+    expect(markdown).toContain('|  | A merged with B |  | C | A | B | C |');
+    expect(markdown).toContain('| R3 | False |  |  |  | False |  |\n|  |  | True |');
     expect(markdown).toContain(
       '<!-- page 2 -->\n\n## Second slide title\n\nA rectangle shape with this text inside.\n\nLet’s introduce a list\n\n- With foo\n- Bar\n- And baz things',
     );
@@ -347,7 +355,7 @@ describe('HTML fixture', () => {
     expect(result.totalPages).toBe(1);
     const { markdown } = result;
     expect(markdown).toContain('| Teal | - Pond - Marsh - Riverbank | 1. Fly south in winter 2. Build nest on ground |');
-    expect(markdown).toContain('| Action | Action |');
+    expect(markdown).toContain('| Action |  |');
     expect(markdown).toContain('| Quack | Type Sound Short “quak” Long “quaaaaaack” |');
     expect(markdown).toContain('[View PNG](https://en.wikipedia.org/wiki/Donald_Duck#/media/File:Donald_Duck_angry_transparent_background.png)');
     expect(markdown).toContain('**Large**, *loud*, noisy, ~~small~~');
