@@ -32,6 +32,10 @@ export type Extraction = Body<'getExtraction'>;
 export type CreatedExtraction = Body<'createExtraction'>;
 /** An item of GET /v1/files/{id}/extractions. */
 export type ExtractionListItem = ItemOf<'listFileExtractions'>;
+/** GET /v1/extractions/{id}/document: the document model of a completed extraction. */
+export type ExtractionDocumentModel = Body<'getExtractionDocument'>;
+/** A block of the document model (sections hold blocks of their own). */
+export type DocumentBlock = ExtractionDocumentModel['blocks'][number];
 export type ExtractionStatus = Extraction['status'];
 export type ExtractionMode = Extraction['mode'];
 

@@ -112,6 +112,18 @@ describe('waiting', () => {
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
   }, 150_000);
 
+  it('reads the document model of a completed extraction, typed by the generated schema', async () => {
+    const file = await quarry.uploadFile(PDF, { extract: 'simple' });
+    const early = await quarry.getExtractionDocument(file.extraction!.id).catch((e: unknown) => e);
+    // Either still running (409) or already done: never another error.
+    if (early instanceof QuarryError) expect(early).toMatchObject({ status: 409, code: 'EXTRACTION_NOT_COMPLETED' });
+    await quarry.waitForExtraction(file.extraction!.id, { intervalMs: 100, timeoutMs: 60_000 });
+    const model = await quarry.getExtractionDocument(file.extraction!.id);
+    expect(model).toMatchObject({ extraction_id: file.extraction!.id, version: 1 });
+    const pages = model.blocks.filter((b) => b.type === 'section' && b.kind === 'page');
+    expect(pages.map((b) => (b.type === 'section' ? b.page : undefined))).toEqual([1, 2]);
+  }, 90_000);
+
   it('rejects with the failure of an extraction that fails', async () => {
     const file = await quarry.uploadFile(path.join(FIXTURES_DIR, 'bad', 'aes-256-r6.pdf'), { extract: true });
     const err = await quarry.waitForExtraction(file.extraction!.id, { intervalMs: 100, timeoutMs: 60_000 }).catch((e: unknown) => e);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { extractDocx } from '@/lib/extraction/office';
+import { extractDocx } from '@/lib/extraction/extractors';
 import { docxChunking } from '@/lib/extraction/office/docx';
 import { splitMainPart } from '@/lib/extraction/office/docx-chunks';
 import { FIXTURES_DIR } from '@/test/support/fixtures';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractDocx } from '@/lib/extraction/office';
+import { extractDocx } from '@/lib/extraction/extractors';
 import type { ExtractInput } from '@/lib/extraction/types';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { extractInput } from '@/test/support/extract-input';

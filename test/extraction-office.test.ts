@@ -12,7 +12,7 @@ import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractCsv, extractDocx, extractHtml, extractPptx, extractText, extractXlsx } from '@/lib/extraction/office';
+import { extractCsv, extractDocx, extractHtml, extractPptx, extractText, extractXlsx } from '@/lib/extraction/extractors';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { ExtractionError, type ExtractInput, type ExtractResult } from '@/lib/extraction/types';
 import { FIXTURES_DIR } from '@/test/support/fixtures';

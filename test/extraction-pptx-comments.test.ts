@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractPptx } from '@/lib/extraction/office';
+import { extractPptx } from '@/lib/extraction/extractors';
 import { extractInput } from '@/test/support/extract-input';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-pptx-comments-'));

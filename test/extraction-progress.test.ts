@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { extractDocx } from '@/lib/extraction/office';
+import { extractDocx } from '@/lib/extraction/extractors';
 import { ProgressWriter } from '@/lib/db/pacing';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 

@@ -17,6 +17,7 @@ const TOOL_SCOPES: Record<string, string[]> = {
   get_document: ['kb:read', 'kb:search'],
   get_passage: ['kb:read', 'kb:search'],
   read_extraction: ['extractions:read'],
+  get_extraction_document: ['extractions:read'],
   upload_file: ['files:write'],
   extract_file: ['extractions:write'],
   get_extraction_status: ['extractions:read'],

@@ -71,6 +71,7 @@ const ALL_TOOLS = [
   'add_to_knowledge_base',
   'extract_file',
   'get_document',
+  'get_extraction_document',
   'get_extraction_status',
   'get_passage',
   'list_knowledge_bases',
@@ -97,7 +98,7 @@ describe('MCP server over Streamable HTTP', () => {
     expect((await search.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['quarry://knowledge-bases/{kb_id}']);
 
     const files = await connect((await keyWith(['files:write', 'extractions:read'])).key);
-    expect((await files.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_extraction_status', 'read_extraction', 'upload_file']);
+    expect((await files.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_extraction_document', 'get_extraction_status', 'read_extraction', 'upload_file']);
 
     const none = await connect((await keyWith(['webhooks:*'])).key);
     expect((await none.listTools()).tools).toEqual([]);
@@ -167,6 +168,10 @@ describe('MCP server over Streamable HTTP', () => {
       expect(more.offset).toBe(page1.next_offset);
       expect(more.text).not.toBe(page1.text);
     }
+    // Its structure: the document model, by page.
+    const structure = await call(admin, 'get_extraction_document', { extraction_id: extraction.id, page_start: 2 });
+    expect(structure).toMatchObject({ extraction_id: extraction.id, version: 1, page_start: 2, page_end: 2 });
+    expect(structure.blocks.map((b: { type: string; page?: number }) => [b.type, b.page])).toEqual([['section', 2]]);
     const added = await call(admin, 'add_to_knowledge_base', { kb_id: kbB.body.id, file_id: pdf.id, title: 'A paper' });
     expect(added).toMatchObject({ kb_id: kbB.body.id, file_id: pdf.id, title: 'A paper', extraction_id: extraction.id });
 
@@ -179,6 +184,10 @@ describe('MCP server over Streamable HTTP', () => {
     const md = await admin.readResource({ uri: `quarry://extractions/${uploaded.extraction.id}` });
     expect(md.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('Train tickets') });
     await expect(searcher.readResource({ uri: `quarry://extractions/${uploaded.extraction.id}` })).rejects.toThrow(/extractions:read/);
+    expect(resources).toContain(`quarry://extractions/${extraction.id}/document`);
+    const model = await admin.readResource({ uri: `quarry://extractions/${extraction.id}/document` });
+    expect(model.contents[0]).toMatchObject({ mimeType: 'application/json' });
+    expect(JSON.parse((model.contents[0] as { text: string }).text)).toMatchObject({ extraction_id: extraction.id, version: 1, blocks: expect.any(Array) });
   }, 180_000);
 
   it('answers bad arguments and unknown ids as tool errors a model can act on', async () => {

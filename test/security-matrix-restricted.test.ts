@@ -174,6 +174,15 @@ const ROWS: Row[] = [
     cases: [inside('A’s extraction', () => extraction(s.extA, '/layout'), 200), outside('B’s extraction', () => extraction(s.extB, '/layout'), EXT_404)],
   },
   {
+    name: 'GET /v1/extractions/{extraction_id}/document',
+    cases: [
+      // Past the reach check: A's extraction was seeded without a document model.
+      { what: 'A’s extraction', request: () => extraction(s.extA, '/document'), expect: { status: 404, code: 'DOCUMENT_NOT_AVAILABLE' } },
+      outside('B’s extraction', () => extraction(s.extB, '/document'), EXT_404),
+      outside('an extraction of a file in no knowledge base', () => extraction(s.extFree, '/document'), EXT_404),
+    ],
+  },
+  {
     name: 'POST /v1/extractions/{extraction_id}/cancel',
     cases: [
       // Past the reach check: A's completed extraction cannot be cancelled.

@@ -163,6 +163,14 @@ const PROTECTED: ProtectedRoute[] = [
     allowed: { status: 404, code: 'EXTRACTION_NOT_FOUND' },
   },
   {
+    name: 'GET /v1/extractions/{extraction_id}/document',
+    file: 'app/v1/extractions/[extraction_id]/document/route.ts',
+    method: 'GET',
+    requirement: EXTRACTIONS_READ,
+    request: () => ({ path: `/v1/extractions/${MISSING_EXTRACTION_ID}/document`, params: { extraction_id: MISSING_EXTRACTION_ID } }),
+    allowed: { status: 404, code: 'EXTRACTION_NOT_FOUND' },
+  },
+  {
     name: 'POST /v1/extractions/{extraction_id}/cancel',
     file: 'app/v1/extractions/[extraction_id]/cancel/route.ts',
     method: 'POST',

@@ -8,6 +8,7 @@ import type { HighlightTerms } from '../search/highlight';
 import { Button, Card, cx } from '../ui';
 import { spanOnPage, type MarkdownPage } from './markdown-pages';
 import { PageNav, type Paging } from './page-nav';
+import { StructureView } from './structure';
 
 /** "report.pdf" → "report.md". */
 function markdownFilename(filename: string | undefined, fallback: string): string {
@@ -15,13 +16,17 @@ function markdownFilename(filename: string | undefined, fallback: string): strin
   return `${base || fallback}.md`;
 }
 
-type View = 'rendered' | 'raw';
+type View = 'rendered' | 'raw' | 'structure';
+
+const VIEW_NAMES: Record<View, string> = { rendered: 'Formatted', raw: 'Raw Markdown', structure: 'Structure' };
 
 /**
  * The extracted text, one page at a time, formatted or raw, with copy and download. `citedPage`
  * (a page a search result came from) opens at that page, marked as such; `highlight` marks the
  * searched words in the formatted text; `span` (the passage a search result was taken from, as
  * offsets into the Markdown) is highlighted, and brought into sight when `showPassage` is set.
+ * With `structure` (the extraction and its file) a third view shows the document's structure:
+ * its blocks by kind and page, tables with their merged cells.
  */
 export function Result({
   markdown,
@@ -33,6 +38,7 @@ export function Result({
   highlight,
   span,
   showPassage,
+  structure,
 }: {
   markdown: string;
   pages: MarkdownPage[];
@@ -43,6 +49,7 @@ export function Result({
   highlight?: HighlightTerms;
   span?: PassageSpan;
   showPassage?: boolean;
+  structure?: { extractionId: string; fileId: string };
 }) {
   const { index, citedIndex } = paging;
   const [view, setView] = useState<View>('rendered');
@@ -109,7 +116,7 @@ export function Result({
     >
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div role="group" aria-label="How to show the text" className="inline-flex rounded-md border border-slate-300 p-0.5">
-          {(['rendered', 'raw'] as const).map((v) => (
+          {(structure ? (['rendered', 'raw', 'structure'] as const) : (['rendered', 'raw'] as const)).map((v) => (
             <button
               key={v}
               type="button"
@@ -117,40 +124,46 @@ export function Result({
               onClick={() => setView(v)}
               className={cx('rounded px-3 py-1.5 text-sm font-medium', view === v ? 'bg-indigo-600 text-white' : 'text-slate-700 hover:bg-slate-100')}
             >
-              {v === 'rendered' ? 'Formatted' : 'Raw Markdown'}
+              {VIEW_NAMES[v]}
             </button>
           ))}
         </div>
-        {paged && (
+        {paged && view !== 'structure' && (
           <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} label="Pages" />
         )}
       </div>
-      <div ref={contentRef} className="scroll-mt-4">
-        <CitedPageNote
-          citedPage={citedPage}
-          found={citedIndex >= 0}
-          onCitedPage={onCitedPage}
-          marking={Boolean(highlight) && view === 'rendered'}
-          passageShown={passage !== undefined}
-          onGo={() => goTo(citedIndex)}
-        />
-      </div>
-      <div
-        id={current.number !== null ? `page-${current.number}` : undefined}
-        className={cx('scroll-mt-4', onCitedPage && 'rounded-md border-l-4 border-amber-500 pl-3')}
-        aria-label={paged ? `Page ${pageLabel}${onCitedPage ? ', found by your search' : ''}` : 'Document text'}
-        role="region"
-      >
-        {current.text === '' ? (
-          <p className="py-6 text-center text-sm text-slate-600">{paged ? 'No text was found on this page.' : 'No text was found in this document.'}</p>
-        ) : (
-          <PassageText text={current.text} passage={passage} raw={view === 'raw'} highlight={highlight} />
-        )}
-      </div>
-      {paged && (
-        <div className="mt-4 flex justify-end border-t border-slate-100 pt-3">
-          <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} compact label="Pages (bottom)" />
-        </div>
+      {view === 'structure' && structure ? (
+        <StructureView extractionId={structure.extractionId} fileId={structure.fileId} />
+      ) : (
+        <>
+          <div ref={contentRef} className="scroll-mt-4">
+            <CitedPageNote
+              citedPage={citedPage}
+              found={citedIndex >= 0}
+              onCitedPage={onCitedPage}
+              marking={Boolean(highlight) && view === 'rendered'}
+              passageShown={passage !== undefined}
+              onGo={() => goTo(citedIndex)}
+            />
+          </div>
+          <div
+            id={current.number !== null ? `page-${current.number}` : undefined}
+            className={cx('scroll-mt-4', onCitedPage && 'rounded-md border-l-4 border-amber-500 pl-3')}
+            aria-label={paged ? `Page ${pageLabel}${onCitedPage ? ', found by your search' : ''}` : 'Document text'}
+            role="region"
+          >
+            {current.text === '' ? (
+              <p className="py-6 text-center text-sm text-slate-600">{paged ? 'No text was found on this page.' : 'No text was found in this document.'}</p>
+            ) : (
+              <PassageText text={current.text} passage={passage} raw={view === 'raw'} highlight={highlight} />
+            )}
+          </div>
+          {paged && (
+            <div className="mt-4 flex justify-end border-t border-slate-100 pt-3">
+              <PageNav index={index} pages={pages} onChange={goTo} citedIndex={citedIndex} compact label="Pages (bottom)" />
+            </div>
+          )}
+        </>
       )}
     </Card>
   );

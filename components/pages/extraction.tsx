@@ -131,6 +131,7 @@ export function ExtractionView({ extractionId }: { extractionId: string }) {
     span: citation.span,
     // PDFs and pictures show the passage on the original page; other documents open at the passage.
     showPassage: kind !== 'pdf' && kind !== 'image',
+    structure: { extractionId: extraction.id, fileId: extraction.file_id },
   };
 
   return (

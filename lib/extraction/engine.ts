@@ -1,16 +1,15 @@
 import {
   extractDocx, extractXlsx, extractPptx, extractCsv, extractTsv, extractHtml, extractText,
   extractOdf, extractRst, extractOrg, extractXml, extractJson, extractEml, extractMsg, extractEpub, extractRtf, extractDoc, extractWithLibreOffice,
-} from './office';
+  extractImage, extractPdf, type Extractor,
+} from './extractors';
 import { createOcrService } from './ocr';
-import { readImage } from './ocr/image';
-import { readPdf } from './pdf';
-import { finishExtraction } from './result';
 import { isImageType } from './formats';
 import { ExtractionError, type ExtractInput, type ExtractResult } from './types';
-import type { OcrService } from './ocr/types';
 
-const OFFICE: Record<string, (input: ExtractInput) => Promise<ExtractResult>> = {
+export { extractImage, extractPdf } from './extractors';
+
+const OFFICE: Record<string, Extractor> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': extractDocx,
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': extractXlsx,
   'application/vnd.openxmlformats-officedocument.presentationml.presentation': extractPptx,
@@ -34,16 +33,6 @@ const OFFICE: Record<string, (input: ExtractInput) => Promise<ExtractResult>> = 
   'text/plain': extractText,
   'text/markdown': extractText,
 };
-
-/** A PDF's extraction result (the text layer, and OCR by `ocr` where the mode asks for it). */
-export async function extractPdf(input: ExtractInput, ocr: OcrService | null): Promise<ExtractResult> {
-  return finishExtraction(await readPdf(input, ocr));
-}
-
-/** An image upload's extraction result, by OCR. */
-export async function extractImage(input: ExtractInput, ocr: OcrService): Promise<ExtractResult> {
-  return finishExtraction(await readImage(input, ocr));
-}
 
 /** Turns one stored document into Markdown, choosing the extractor by type and OCR by mode. */
 export async function extractDocument(input: ExtractInput): Promise<ExtractResult> {

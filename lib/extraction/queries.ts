@@ -1,8 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { filesInReach } from '@/lib/auth/reach';
 import type { ServiceContext } from '@/lib/context';
 import { paginate, type Page } from '@/lib/db/paginate';
-import { extractions, files, type ExtractionMode, type ExtractionStatus } from '@/lib/db/schema';
+import { extractionDocuments, extractions, files, type ExtractionMode, type ExtractionStatus } from '@/lib/db/schema';
 import { getFileRow } from '@/lib/files/service';
 
 export interface ExtractionListItem {
@@ -65,4 +65,14 @@ export async function recentCompletedExtractions(ctx: ServiceContext, limit: num
     .orderBy(desc(extractions.completedAt), desc(extractions.id))
     .limit(limit);
   return rows.map((r) => ({ id: r.id, file_id: r.fileId, filename: r.filename, total_pages: r.totalPages, completed_at: r.completedAt?.toISOString() ?? null }));
+}
+
+/** Which of these extractions have a stored document model (the ids only: the models are not loaded). */
+export async function extractionsWithDocument(ctx: ServiceContext, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ id: extractionDocuments.extractionId })
+    .from(extractionDocuments)
+    .where(inArray(extractionDocuments.extractionId, ids));
+  return new Set(rows.map((r) => r.id));
 }

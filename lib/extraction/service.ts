@@ -4,7 +4,8 @@ import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
 import { isExtractionLayout } from '@/lib/document/layout';
-import { extractionLayouts, extractions, type ExtractionRow } from '@/lib/db/schema';
+import { extractionDocuments, extractionLayouts, extractions, type ExtractionRow } from '@/lib/db/schema';
+import type { QuarryDocument } from '@/lib/document/types';
 import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
 import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
@@ -90,20 +91,47 @@ export async function getExtraction(ctx: ServiceContext, id: string): Promise<Ex
   return toExtractionView(await findExtraction(ctx, id));
 }
 
+/** A completed extraction in the caller's reach (status only: the row's Markdown is not loaded), else 404 or 409. */
+async function checkCompleted(ctx: ServiceContext, id: string, what: string): Promise<void> {
+  const [row] = await ctx.db.select({ status: extractions.status }).from(extractions).where(inReach(ctx, id)).limit(1);
+  if (!row) throw notFound('EXTRACTION_NOT_FOUND', 'Extraction', id);
+  if (row.status !== 'completed') {
+    throw new ApiError('EXTRACTION_NOT_COMPLETED', `Extraction ${id} is ${row.status}; its ${what} is available once it has completed`, {
+      status: row.status,
+    });
+  }
+}
+
 /**
  * Where the text of a completed extraction sits on its pages. Formats without positions (and
  * extractions made before positions were kept) answer an empty page list.
  */
 export async function getExtractionLayout(ctx: ServiceContext, id: string): Promise<ExtractionLayoutView> {
-  const [row] = await ctx.db.select({ status: extractions.status }).from(extractions).where(inReach(ctx, id)).limit(1);
-  if (!row) throw notFound('EXTRACTION_NOT_FOUND', 'Extraction', id);
-  if (row.status !== 'completed') {
-    throw new ApiError('EXTRACTION_NOT_COMPLETED', `Extraction ${id} is ${row.status}; its layout is available once it has completed`, {
-      status: row.status,
-    });
-  }
+  await checkCompleted(ctx, id, 'layout');
   const [stored] = await ctx.db.select({ layout: extractionLayouts.layout }).from(extractionLayouts).where(eq(extractionLayouts.extractionId, id));
   return toLayoutView(id, isExtractionLayout(stored?.layout) ? stored.layout : null);
+}
+
+export type ExtractionDocumentView = { extraction_id: string } & QuarryDocument;
+
+/**
+ * The document model of a completed extraction, as stored beside it. Extractions completed before
+ * models were kept have none: 404 DOCUMENT_NOT_AVAILABLE, which running the extraction again cures.
+ */
+export async function getExtractionDocument(ctx: ServiceContext, id: string): Promise<ExtractionDocumentView> {
+  await checkCompleted(ctx, id, 'document model');
+  const [stored] = await ctx.db
+    .select({ document: extractionDocuments.document })
+    .from(extractionDocuments)
+    .where(eq(extractionDocuments.extractionId, id));
+  if (!stored) {
+    throw new ApiError(
+      'DOCUMENT_NOT_AVAILABLE',
+      `Extraction ${id} has no document model: it was completed before Quarry kept them. Run the extraction again (POST /v1/extractions) to get one`,
+      { id },
+    );
+  }
+  return { extraction_id: id, ...(stored.document as unknown as QuarryDocument) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { and, eq, inArray, lt } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
 import { makeScratchDir } from './scratch';
 import type { ServiceContext } from '@/lib/context';
-import { extractionLayouts, extractions, files, type ExtractionRow } from '@/lib/db/schema';
+import { extractionDocuments, extractionLayouts, extractions, files, type ExtractionRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { storableJson, storableText } from '@/lib/text/clean';
 import { getExtractionPool } from './pool';
@@ -63,7 +63,7 @@ export async function failExtraction(ctx: ServiceContext, id: string, code: stri
   });
 }
 
-/** Ends a running task as completed with its result (and its layout, when the format has one). */
+/** Ends a running task as completed with its result (and its layout and document model, when the format has them). */
 export async function completeExtraction(ctx: ServiceContext, id: string, result: ExtractResult): Promise<boolean> {
   const markdown = storableText(result.markdown);
   return ctx.db.transaction(async (tx) => {
@@ -89,6 +89,14 @@ export async function completeExtraction(ctx: ServiceContext, id: string, result
         .insert(extractionLayouts)
         .values({ extractionId: id, layout })
         .onConflictDoUpdate({ target: extractionLayouts.extractionId, set: { layout, createdAt: now } });
+    }
+    if (result.document) {
+      // Text of the document itself: a NUL or a lone surrogate in it must not fail the insert.
+      const document = storableJson(result.document) as unknown as Record<string, unknown>;
+      await tx
+        .insert(extractionDocuments)
+        .values({ extractionId: id, document })
+        .onConflictDoUpdate({ target: extractionDocuments.extractionId, set: { document, createdAt: now } });
     }
     await recordEvent(
       tx,

@@ -1,7 +1,9 @@
+import type { Block } from '@/lib/document/types';
+
 /**
  * Reading an extraction's Markdown a piece at a time, so a long document does not flood an
  * agent's context window: by page range (the `<!-- page N -->` markers extractions write), then
- * by characters.
+ * by characters. The document model is read by page range likewise (its page sections).
  */
 const MARKER = /^<!-- page (\d+) -->$/gm;
 
@@ -44,4 +46,29 @@ export function windowOf(markdown: string, options: { pageStart?: number; pageEn
     next_offset: next < text.length ? next : null,
     total_chars: text.length,
   };
+}
+
+/**
+ * The top-level blocks of pages `from`–`to` (inclusive): the sections numbered as pages (slides,
+ * sheets, chapters) in range, with any blocks between them belonging to the page before (and those
+ * before the first to the first). A model without numbered sections is returned whole.
+ */
+export function blocksOnPages(blocks: Block[], from: number | undefined, to: number | undefined): { blocks: Block[]; first: number | null; last: number | null } {
+  const pageOf = (b: Block) => (b.type === 'section' ? b.page : undefined);
+  const numbered = blocks.map(pageOf).filter((p): p is number => p !== undefined);
+  if (numbered.length === 0) return { blocks, first: null, last: null };
+  const start = from ?? numbered[0];
+  const end = to ?? numbered[numbered.length - 1];
+  const kept: Block[] = [];
+  let current = numbered[0];
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const block of blocks) {
+    current = pageOf(block) ?? current;
+    if (current < start || current > end) continue;
+    kept.push(block);
+    first ??= current;
+    last = current;
+  }
+  return { blocks: kept, first, last };
 }

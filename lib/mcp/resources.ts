@@ -1,20 +1,22 @@
 import { hasAnyScope, type Scope } from '@/lib/auth/scopes';
 import type { ServiceContext } from '@/lib/context';
 import { ApiError } from '@/lib/errors';
-import { recentCompletedExtractions } from '@/lib/extraction/queries';
-import { getExtraction } from '@/lib/extraction/service';
+import { extractionsWithDocument, recentCompletedExtractions } from '@/lib/extraction/queries';
+import { getExtraction, getExtractionDocument } from '@/lib/extraction/service';
 import { listDocuments } from '@/lib/knowledge-bases/documents';
 import { getKnowledgeBase, listKnowledgeBases } from '@/lib/knowledge-bases/service';
 
 /**
  * Resources: each knowledge base (`quarry://knowledge-bases/{id}`: what it is and its documents,
- * as JSON) and each completed extraction (`quarry://extractions/{id}`: its Markdown).
+ * as JSON) and each completed extraction (`quarry://extractions/{id}`: its Markdown;
+ * `quarry://extractions/{id}/document`: its document model, as JSON).
  */
 const KB_SCOPES: readonly Scope[] = ['kb:read', 'kb:search'];
 const EXTRACTION_SCOPES: readonly Scope[] = ['extractions:read'];
 const LISTED = 100;
 const KB_URI = /^quarry:\/\/knowledge-bases\/([^/?#]+)$/;
 const EXTRACTION_URI = /^quarry:\/\/extractions\/([^/?#]+)$/;
+const EXTRACTION_DOCUMENT_URI = /^quarry:\/\/extractions\/([^/?#]+)\/document$/;
 
 export function resourceTemplates(scopes: readonly string[]) {
   return [
@@ -22,7 +24,16 @@ export function resourceTemplates(scopes: readonly string[]) {
       ? [{ uriTemplate: 'quarry://knowledge-bases/{kb_id}', name: 'knowledge-base', title: 'Knowledge base', description: 'A knowledge base and its documents (JSON)', mimeType: 'application/json' }]
       : []),
     ...(hasAnyScope(scopes, EXTRACTION_SCOPES)
-      ? [{ uriTemplate: 'quarry://extractions/{extraction_id}', name: 'extraction', title: 'Extraction', description: "A completed extraction's Markdown", mimeType: 'text/markdown' }]
+      ? [
+          { uriTemplate: 'quarry://extractions/{extraction_id}', name: 'extraction', title: 'Extraction', description: "A completed extraction's Markdown", mimeType: 'text/markdown' },
+          {
+            uriTemplate: 'quarry://extractions/{extraction_id}/document',
+            name: 'extraction-document',
+            title: 'Extraction document model',
+            description: "A completed extraction's document model (JSON): headings, paragraphs, lists, tables with their cells, by page",
+            mimeType: 'application/json',
+          },
+        ]
       : []),
   ];
 }
@@ -42,7 +53,9 @@ export async function listResources(ctx: ServiceContext, scopes: readonly string
     }
   }
   if (hasAnyScope(scopes, EXTRACTION_SCOPES)) {
-    for (const e of await recentCompletedExtractions(ctx, LISTED)) {
+    const recent = await recentCompletedExtractions(ctx, LISTED);
+    const modelled = await extractionsWithDocument(ctx, recent.map((e) => e.id));
+    for (const e of recent) {
       out.push({
         uri: `quarry://extractions/${e.id}`,
         name: e.filename,
@@ -50,6 +63,15 @@ export async function listResources(ctx: ServiceContext, scopes: readonly string
         description: `Markdown of ${e.filename}${e.total_pages ? `, ${e.total_pages} pages` : ''}`,
         mimeType: 'text/markdown',
       });
+      if (modelled.has(e.id)) {
+        out.push({
+          uri: `quarry://extractions/${e.id}/document`,
+          name: `${e.filename} (document model)`,
+          title: `${e.filename} (document model)`,
+          description: `Structure of ${e.filename} as JSON: blocks by page, tables with their cells`,
+          mimeType: 'application/json',
+        });
+      }
     }
   }
   return out;
@@ -71,6 +93,12 @@ export async function readResource(ctx: ServiceContext, scopes: readonly string[
     const body = { ...view, documents: documents.items, documents_total: documents.total };
     return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
   }
+  const model = EXTRACTION_DOCUMENT_URI.exec(uri);
+  if (model) {
+    if (!hasAnyScope(scopes, EXTRACTION_SCOPES)) refuse(EXTRACTION_SCOPES);
+    const document = await getExtractionDocument(ctx, decodeURIComponent(model[1]));
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(document) }] };
+  }
   const extraction = EXTRACTION_URI.exec(uri);
   if (extraction) {
     if (!hasAnyScope(scopes, EXTRACTION_SCOPES)) refuse(EXTRACTION_SCOPES);
@@ -80,5 +108,5 @@ export async function readResource(ctx: ServiceContext, scopes: readonly string[
     }
     return { contents: [{ uri, mimeType: 'text/markdown', text: view.markdown }] };
   }
-  throw new ApiError('NOT_FOUND', `No resource ${uri.slice(0, 200)}: resources are quarry://knowledge-bases/{id} and quarry://extractions/{id}`);
+  throw new ApiError('NOT_FOUND', `No resource ${uri.slice(0, 200)}: resources are quarry://knowledge-bases/{id}, quarry://extractions/{id} and quarry://extractions/{id}/document`);
 }

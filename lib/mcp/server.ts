@@ -24,7 +24,7 @@ export const MCP_MAX_BODY_BYTES = Math.ceil(MCP_MAX_UPLOAD_BYTES / 3) * 4 + 1024
 const INSTRUCTIONS = [
   'Quarry holds documents turned into Markdown and knowledge bases of their passages.',
   'To answer from documents: list_knowledge_bases, then search_knowledge_base with a question; cite results by their citation field (title, page, section);',
-  'use get_passage for the text around a result and read_extraction to read a whole document a part at a time.',
+  'use get_passage for the text around a result, read_extraction to read a whole document a part at a time, and get_extraction_document for its structure (tables cell by cell).',
   'To add documents: upload_file (optionally with extract and knowledge_base_id), extract_file, get_extraction_status, add_to_knowledge_base.',
 ].join(' ');
 

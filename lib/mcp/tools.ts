@@ -5,7 +5,7 @@ import { uploadOptions } from '@/lib/api/schemas/files';
 import type { Scope } from '@/lib/auth/scopes';
 import type { ServiceContext } from '@/lib/context';
 import { ApiError } from '@/lib/errors';
-import { createExtraction, getExtraction } from '@/lib/extraction/service';
+import { createExtraction, getExtraction, getExtractionDocument } from '@/lib/extraction/service';
 import { EXTRACTION_MODES } from '@/lib/db/schema';
 import { receiveUpload } from '@/lib/files/upload';
 import { addDocumentToKnowledgeBase } from '@/lib/ingestion/add-document';
@@ -14,7 +14,7 @@ import { getDocument } from '@/lib/knowledge-bases/documents';
 import { getPassage, MAX_PASSAGE_NEIGHBOURS } from '@/lib/knowledge-bases/passages';
 import { hybridSearchKnowledgeBase, searchKnowledgeBase } from '@/lib/knowledge-bases/search';
 import { listKnowledgeBases } from '@/lib/knowledge-bases/service';
-import { windowOf } from './pages';
+import { blocksOnPages, windowOf } from './pages';
 
 /** Files an agent may upload through MCP (base64 in the request); larger ones go through POST /v1/files. */
 export const MCP_MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -169,6 +169,27 @@ export const TOOLS: Tool<any>[] = [
       }
       const window = windowOf(extraction.markdown, { pageStart: args.page_start, pageEnd: args.page_end, offset: args.offset, maxChars: args.max_chars });
       return { extraction_id: extraction.id, file_id: extraction.file_id, total_pages: extraction.total_pages, ...window };
+    },
+  }),
+  tool({
+    name: 'get_extraction_document',
+    title: "Read an extraction's structure",
+    description:
+      'The document model of a completed extraction as JSON: its blocks in reading order (headings with their level, paragraphs, lists, tables with their rows and cells and row_span/col_span for merged cells, code, formulas, pictures), in page sections, each with the page and region it came from. Use it to read a table cell by cell or follow the outline; choose pages with page_start/page_end for a long document. Extractions made before models were kept answer DOCUMENT_NOT_AVAILABLE: use read_extraction for their Markdown.',
+    scopes: ['extractions:read'],
+    readOnly: true,
+    input: z.object({
+      extraction_id: id('extraction_id', 'ext_01jd0000000000000000000000'),
+      page_start: z.number().int().min(1).optional().meta({ description: 'First page to return (default: the first)' }),
+      page_end: z.number().int().min(1).optional().meta({ description: 'Last page to return (default: the last)' }),
+    }),
+    async run(ctx, args) {
+      if (args.page_start !== undefined && args.page_end !== undefined && args.page_end < args.page_start) {
+        throw new ApiError('INVALID_REQUEST', 'page_end must not be before page_start', { field: 'page_end' });
+      }
+      const model = await getExtractionDocument(ctx, args.extraction_id);
+      const { blocks, first, last } = blocksOnPages(model.blocks, args.page_start, args.page_end);
+      return { extraction_id: model.extraction_id, version: model.version, metadata: model.metadata, page_start: first, page_end: last, blocks };
     },
   }),
   tool({

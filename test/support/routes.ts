@@ -11,6 +11,7 @@ import * as extractionsRoute from '@/app/v1/extractions/route';
 import * as extractionRoute from '@/app/v1/extractions/[extraction_id]/route';
 import * as extractionCancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route';
 import * as extractionLayoutRoute from '@/app/v1/extractions/[extraction_id]/layout/route';
+import * as extractionDocumentRoute from '@/app/v1/extractions/[extraction_id]/document/route';
 import * as downloadRoute from '@/app/v1/files/[file_id]/download/route';
 import * as fileExtractionsRoute from '@/app/v1/files/[file_id]/extractions/route';
 import * as kbsRoute from '@/app/v1/knowledge-bases/route';
@@ -62,6 +63,7 @@ export const ROUTE_FILES: Record<string, RouteModule> = {
   'app/v1/extractions/[extraction_id]/route.ts': extractionRoute,
   'app/v1/extractions/[extraction_id]/cancel/route.ts': extractionCancelRoute,
   'app/v1/extractions/[extraction_id]/layout/route.ts': extractionLayoutRoute,
+  'app/v1/extractions/[extraction_id]/document/route.ts': extractionDocumentRoute,
   'app/v1/files/[file_id]/download/route.ts': downloadRoute,
   'app/v1/files/[file_id]/extractions/route.ts': fileExtractionsRoute,
   'app/v1/files/[file_id]/route.ts': fileRoute,

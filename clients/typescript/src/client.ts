@@ -7,6 +7,7 @@ import type {
   CreatedDocument,
   CreatedExtraction,
   Extraction,
+  ExtractionDocument,
   ExtractionMode,
   ExtractionOptions,
   HybridSearchRequest,
@@ -111,6 +112,16 @@ export class QuarryClient {
 
   getExtraction(extractionId: string): Promise<Extraction> {
     return this.unwrap(this.api.GET('/v1/extractions/{extraction_id}', { params: { path: { extraction_id: extractionId } } }));
+  }
+
+  /**
+   * The document model of a completed extraction: blocks by page (headings, paragraphs, lists,
+   * tables with row_span/col_span, …) with where each sits. 409 EXTRACTION_NOT_COMPLETED before it
+   * completes; 404 DOCUMENT_NOT_AVAILABLE for extractions made before models were kept.
+   */
+  getExtractionDocument(extractionId: string): Promise<ExtractionDocument> {
+    // openapi-fetch reads tuples as arrays (a bbox as number[]): the document's type keeps the 4-tuple it is.
+    return this.unwrap(this.api.GET('/v1/extractions/{extraction_id}/document', { params: { path: { extraction_id: extractionId } } })) as Promise<ExtractionDocument>;
   }
 
   /** Polls until the extraction completes (resolves with it, Markdown included) or fails (QuarryJobFailedError). */

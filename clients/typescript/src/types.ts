@@ -9,6 +9,9 @@ export type UploadedFile = Schemas['UploadedFile'];
 export type QuarryFile = Schemas['File'];
 export type Extraction = Schemas['Extraction'];
 export type CreatedExtraction = Schemas['CreatedExtraction'];
+/** A completed extraction's document model (GET /v1/extractions/{id}/document). */
+export type ExtractionDocument = Schemas['ExtractionDocument'];
+export type DocumentBlock = Schemas['Block'];
 export type ExtractionMode = Schemas['CreateExtraction']['mode'] & string;
 export type ExtractionOptions = Schemas['ExtractionOptions'];
 export type KnowledgeBase = Schemas['KnowledgeBase'];

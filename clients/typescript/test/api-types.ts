@@ -28,6 +28,8 @@ export async function readmeExamples(kbId: string) {
     timeoutMs: 10 * 60_000,
   });
   done.markdown satisfies string | undefined;
+  const model = await quarry.getExtractionDocument(done.id);
+  for (const block of model.blocks) if (block.type === 'table') block.rows[0]?.[0]?.col_span satisfies number | undefined;
   const doc = await quarry.waitForDocument(kbId, file.document!.id, { onProgress: (p) => console.log(p.chunksWritten, p.chunkTotal) });
   doc.indexing_progress?.chunk_total satisfies number | undefined;
 

@@ -1,4 +1,5 @@
 import { endpoint } from '../endpoint';
+import { extractionDocumentSchema } from '../schemas/documents';
 import {
   createdExtractionSchema,
   createExtractionBody,
@@ -42,6 +43,17 @@ export const getExtractionLayout = endpoint({
   params: extractionIdParams,
   response: { status: 200, description: 'Blocks and lines with their markdown offsets and page regions', schema: extractionLayoutSchema },
   errors: ['EXTRACTION_NOT_FOUND', 'EXTRACTION_NOT_COMPLETED'],
+});
+
+export const getExtractionDocument = endpoint({
+  id: 'getExtractionDocument',
+  method: 'GET',
+  path: '/v1/extractions/{extraction_id}/document',
+  summary: "The document model of a completed extraction: its blocks (headings, paragraphs, lists, tables with spanning cells, …) by page, with where each sits",
+  auth: 'extractions:read',
+  params: extractionIdParams,
+  response: { status: 200, description: 'The document model', schema: extractionDocumentSchema },
+  errors: ['EXTRACTION_NOT_FOUND', 'DOCUMENT_NOT_AVAILABLE', 'EXTRACTION_NOT_COMPLETED'],
 });
 
 export const cancelExtraction = endpoint({

@@ -44,3 +44,16 @@ export const extractionLayouts = pgTable('extraction_layouts', {
   layout: jsonb('layout').$type<Record<string, unknown>>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The document model of a completed extraction (lib/document/types.ts, as served: without source
+ * lines), kept apart from the extraction row like the layout record, so that reading a task never
+ * loads it. One row per completed extraction whose format produces the model.
+ */
+export const extractionDocuments = pgTable('extraction_documents', {
+  extractionId: text('extraction_id')
+    .primaryKey()
+    .references(() => extractions.id, { onDelete: 'cascade' }),
+  document: jsonb('document').$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -172,6 +172,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/extractions/{extraction_id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The document model of a completed extraction: its blocks (headings, paragraphs, lists, tables with spanning cells, …) by page, with where each sits
+         * @description Required scope: extractions:read.
+         */
+        get: operations["getExtractionDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/extractions/{extraction_id}/layout": {
         parameters: {
             query?: never;
@@ -1302,6 +1322,183 @@ export interface components {
              */
             created_at: string;
             completed_at?: string | null;
+        };
+        /** @description A completed extraction's document model: its blocks, in reading order, with where each came from */
+        ExtractionDocument: {
+            extraction_id: string;
+            /**
+             * @description The version of the document model
+             * @constant
+             */
+            version: 1;
+            /** @description title, author, created_date when found, and other fields some formats give */
+            metadata: {
+                title?: string;
+                author?: string;
+                /** @description ISO 8601 */
+                created_date?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            blocks: components["schemas"]["Block"][];
+        };
+        /** @description A block of the document, by `type`: heading, paragraph, list, table, picture, code, quote, formula, footnote, rule, preformatted, or a section (page, slide, sheet, chapter, message, attachment, part) holding blocks of its own */
+        Block: {
+            /** @constant */
+            type: "heading";
+            /** @enum {number} */
+            level: 1 | 2 | 3 | 4 | 5 | 6;
+            content: components["schemas"]["Inline"][];
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "paragraph";
+            content: components["schemas"]["Inline"][];
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "list";
+            ordered: boolean;
+            /** @description Number of the first item of an ordered list (1 when absent) */
+            start?: number;
+            items: components["schemas"]["ListItem"][];
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "table";
+            /** @description The cells that start in each row, left to right (as in HTML): a cell spanning rows appears once, in its first row */
+            rows: components["schemas"]["TableCell"][][];
+            /** @description How many rows at the top are header rows (0 when the source marks none) */
+            header_rows: number;
+            caption?: components["schemas"]["Inline"][];
+            /** @description The source's row count when rows were left out (a table over the cell limit) */
+            total_rows?: number;
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "picture";
+            alt?: string;
+            caption?: components["schemas"]["Inline"][];
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "code";
+            text: string;
+            language?: string;
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "quote";
+            content: components["schemas"]["Block"][];
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "formula";
+            /** @description A display formula, as LaTeX */
+            latex: string;
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "footnote";
+            label: string;
+            content: components["schemas"]["Block"][];
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /**
+             * @description A thematic break between parts of the text
+             * @constant
+             */
+            type: "rule";
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "preformatted";
+            /** @description Text with its line breaks and spacing as the page set it */
+            text: string;
+            prov?: components["schemas"]["Provenance"];
+        } | {
+            /** @constant */
+            type: "section";
+            /** @enum {string} */
+            kind: "page" | "slide" | "sheet" | "chapter" | "message" | "attachment" | "part";
+            /** @description The page number this section starts in the Markdown (<!-- page N -->), for paged units */
+            page?: number;
+            /** @description The sheet name, attachment file name, chapter title or part name */
+            name?: string;
+            /** @description Page width in points (PDF pages and images) */
+            width?: number;
+            /** @description Page height in points */
+            height?: number;
+            content: components["schemas"]["Block"][];
+            prov?: components["schemas"]["Provenance"];
+        };
+        /** @description A run of text with its marks, a line break, an inline formula or a footnote reference */
+        Inline: {
+            /** @constant */
+            type: "text";
+            text: string;
+            /** @description Bold */
+            bold?: boolean;
+            /** @description Italic */
+            italic?: boolean;
+            /** @description Struck through */
+            strike?: boolean;
+            /** @description Inline code */
+            code?: boolean;
+            /** @description Superscript */
+            superscript?: boolean;
+            /** @description Subscript */
+            subscript?: boolean;
+            /** @description Link target (http, https or mailto) */
+            href?: string;
+        } | {
+            /**
+             * @description A hard line break inside a paragraph
+             * @constant
+             */
+            type: "break";
+        } | {
+            /** @constant */
+            type: "math";
+            /** @description An inline formula, as LaTeX */
+            latex: string;
+        } | {
+            /** @constant */
+            type: "footnote_ref";
+            /** @description The label of the footnote block it refers to */
+            label: string;
+        };
+        /** @description Where a block came from, where the format knows it */
+        Provenance: {
+            /** @description 1-based page (or slide, sheet) number */
+            page?: number;
+            /** @description The block's region on its page: the union of its lines */
+            bbox?: components["schemas"]["Box"];
+        };
+        /** @description x0, y0, x1, y1: fractions of the page (0–1), origin at the top-left corner of the page as shown */
+        Box: [
+            number,
+            number,
+            number,
+            number
+        ];
+        ListItem: {
+            /** @description The item's paragraphs and nested lists */
+            content: components["schemas"]["Block"][];
+            /** @description The item's number in an ordered list, when it is not the one the list's order gives */
+            number?: number;
+            /** @description A label the source printed instead of a bullet ("a)", "(iv)") */
+            label?: string;
+            /** @description Task-list items: ticked or not */
+            checked?: boolean;
+            prov?: components["schemas"]["Provenance"];
+        };
+        TableCell: {
+            content: components["schemas"]["Inline"][];
+            /** @description Rows the cell covers, from its own downwards (1 when absent) */
+            row_span?: number;
+            /** @description Columns the cell covers, from its own rightwards (1 when absent) */
+            col_span?: number;
         };
         ExtractionLayout: {
             extraction_id: string;
@@ -2657,6 +2854,82 @@ export interface operations {
                 };
             };
             /** @description EXTRACTION_NOT_CANCELLABLE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExtractionDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                extraction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The document model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractionDocument"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description EXTRACTION_NOT_FOUND, DOCUMENT_NOT_AVAILABLE */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description EXTRACTION_NOT_COMPLETED */
             409: {
                 headers: {
                     [name: string]: unknown;
