@@ -15,7 +15,7 @@ const ROOT = path.resolve(__dirname, '..');
  */
 export const LAYERS: string[][] = [
   ['errors', 'ids', 'version', 'config', 'text', 'http'],
-  ['crypto', 'db', 'document'],
+  ['crypto', 'db', 'document', 'formats'],
   ['storage', 'search', 'chunking', 'embeddings', 'workers'],
   ['rerank'],
   ['auth'],

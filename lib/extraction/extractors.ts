@@ -8,6 +8,7 @@ import { readImage } from './ocr/image';
 import type { OcrService } from './ocr/types';
 import { readPdf } from './pdf';
 import { finishExtraction } from './result';
+import type { ExtractorName } from '@/lib/formats/registry';
 import type { ExtractedDocument, ExtractInput, ExtractResult } from './types';
 
 /** A reader's output: the model, or (formats not yet reading into the model) a finished result. */
@@ -52,3 +53,28 @@ export const extractEpub = rendered(office.extractEpub);
 export const extractRtf = rendered(office.extractRtf);
 export const extractDoc = rendered(office.extractDoc);
 export const extractWithLibreOffice = rendered(office.extractWithLibreOffice);
+
+/**
+ * The reader of every extractor name of the format registry (lib/formats/registry.ts) but PDF and
+ * images, which the engine runs with OCR. A name without a reader does not compile.
+ */
+export const EXTRACTORS: Record<Exclude<ExtractorName, 'pdf' | 'image'>, Extractor> = {
+  docx: extractDocx,
+  xlsx: extractXlsx,
+  pptx: extractPptx,
+  odf: extractOdf,
+  epub: extractEpub,
+  rtf: extractRtf,
+  doc: extractDoc,
+  libreoffice: extractWithLibreOffice,
+  eml: extractEml,
+  msg: extractMsg,
+  csv: extractCsv,
+  tsv: extractTsv,
+  rst: extractRst,
+  org: extractOrg,
+  xml: extractXml,
+  json: extractJson,
+  html: extractHtml,
+  text: extractText,
+};

@@ -1,40 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { FORMATS, formatOf } from '@/lib/formats/registry';
 
-/** Which stored types extraction reads, without loading any extractor (the API server uses this). */
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'image/bmp', 'image/gif', 'image/heic', 'image/heif']);
+/** Which stored types extraction reads, from the format registry (the API server uses this without loading any extractor). */
+const IMAGE_TYPES = new Set(FORMATS.filter((f) => f.extractor === 'image').map((f) => f.mime));
 
-export const OFFICE_TYPES = new Set([
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  'application/vnd.oasis.opendocument.text',
-  'application/vnd.oasis.opendocument.spreadsheet',
-  'application/vnd.oasis.opendocument.presentation',
-  'application/epub+zip',
-  'application/rtf',
-  'message/rfc822',
-  'application/vnd.ms-outlook',
-  'application/msword',
-  'text/csv',
-  'text/tab-separated-values',
-  'text/html',
-  'text/plain',
-  'text/markdown',
-  'text/x-rst',
-  'text/x-org',
-  'application/xml',
-  'application/json',
-]);
+/** Types read by the Office, e-mail and text extractors (neither PDF, nor images, nor converted by LibreOffice). */
+export const OFFICE_TYPES = new Set(FORMATS.filter((f) => !['pdf', 'image', 'libreoffice'].includes(f.extractor)).map((f) => f.mime));
 
 /**
  * Legacy binaries without a maintained pure-JavaScript reader: LibreOffice converts them to
  * OOXML. The Debian package that provides the converter for each is named in the refusal.
  */
-export const LIBREOFFICE_TYPES: ReadonlyMap<string, { target: 'xlsx' | 'pptx'; debianPackage: string }> = new Map([
-  ['application/vnd.ms-excel', { target: 'xlsx', debianPackage: 'libreoffice-calc' }],
-  ['application/vnd.ms-powerpoint', { target: 'pptx', debianPackage: 'libreoffice-impress' }],
-]);
+export const LIBREOFFICE_TYPES: ReadonlyMap<string, { target: 'xlsx' | 'pptx'; debianPackage: string }> = new Map(
+  FORMATS.flatMap((f) => (f.libreoffice ? [[f.mime, f.libreoffice] as const] : [])),
+);
 
 /** The LibreOffice program when it is on PATH (looked up each time: it may be installed while the server runs). */
 export function findSoffice(env: Record<string, string | undefined> = process.env): string | null {
@@ -56,7 +36,7 @@ export function extractionRefusal(mimeType: string): string | null {
   if (legacy) {
     if (findSoffice()) return null;
     return (
-      `Reading ${mimeType === 'application/vnd.ms-excel' ? '.xls' : '.ppt'} files needs LibreOffice, which is not installed on this server: ` +
+      `Reading ${formatOf(mimeType)?.extensions[0]} files needs LibreOffice, which is not installed on this server: ` +
       `install it (Debian/Ubuntu: apt-get install --no-install-recommends libreoffice-core ${legacy.debianPackage}) or save the file as .${legacy.target}`
     );
   }

@@ -1,3 +1,4 @@
+import { FORMATS } from '@/lib/formats/registry';
 import { extensionOf, typeByExtension, typeByMime, unsupported, type FileTypeEntry } from './types';
 
 /*
@@ -17,7 +18,6 @@ import { extensionOf, typeByExtension, typeByMime, unsupported, type FileTypeEnt
 /** Enough for the central directory of a zip with LIMITS.zipEntries (20,000) entries of typical names. */
 const TAIL_BYTES = 2 * 1024 * 1024;
 
-const OOXML = 'application/vnd.openxmlformats-officedocument';
 
 function u16(data: Uint8Array, at: number): number {
   return data[at] | (data[at + 1] << 8);
@@ -77,9 +77,7 @@ export function zipFormat(names: readonly string[], head: Uint8Array): string | 
   const has = (name: string) => names.includes(name);
   const under = (dir: string) => names.some((n) => n.startsWith(dir));
   if (has('[Content_Types].xml')) {
-    if (under('word/')) return `${OOXML}.wordprocessingml.document`;
-    if (under('xl/')) return `${OOXML}.spreadsheetml.sheet`;
-    if (under('ppt/')) return `${OOXML}.presentationml.presentation`;
+    for (const f of OOXML_FORMATS) if (under(f.ooxmlFolder!)) return f.mime;
   }
   const declared = mimetypeEntry(head);
   if (declared && typeByMime(declared)) return declared;
@@ -87,12 +85,12 @@ export function zipFormat(names: readonly string[], head: Uint8Array): string | 
   return undefined;
 }
 
-/** Directory entry names that identify a CFB format, with the MIME type they mean. */
+/** OOXML formats by the package folder of their main part (lib/formats/registry.ts). */
+const OOXML_FORMATS = FORMATS.filter((f) => f.ooxmlFolder);
+
+/** Directory entry names that identify a CFB format, with the MIME type they mean (lib/formats/registry.ts). */
 const CFB_MARKERS: [test: (name: string) => boolean, mime: string][] = [
-  [(n) => n === '__properties_version1.0' || n.startsWith('__substg1.0_'), 'application/vnd.ms-outlook'],
-  [(n) => n === 'PowerPoint Document', 'application/vnd.ms-powerpoint'],
-  [(n) => n === 'WordDocument', 'application/msword'],
-  [(n) => n === 'Workbook' || n === 'Book', 'application/vnd.ms-excel'],
+  ...FORMATS.filter((f) => f.cfbEntry).map((f): [(name: string) => boolean, string] => [f.cfbEntry!, f.mime]),
   [(n) => n === 'EncryptedPackage', 'encrypted'],
 ];
 

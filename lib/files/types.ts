@@ -1,15 +1,9 @@
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import { ApiError } from '@/lib/errors';
+import { FORMATS, type Recognition } from '@/lib/formats/registry';
 
-/** How a type is recognised when its content has no signature of its own. */
-export type Recognition =
-  /** By its signature (magic bytes), whatever the name says. */
-  | 'signature'
-  /** By extension; the content must be UTF-8 text without NUL bytes. */
-  | 'text'
-  /** By extension (.eml); the content must look like a message (any charset, even UTF-16). */
-  | 'email';
+export type { Recognition } from '@/lib/formats/registry';
 
 export interface FileTypeEntry {
   extension: string;
@@ -25,57 +19,18 @@ export interface FileTypeEntry {
 
 const MB = 1024 * 1024;
 
-type Row = [extension: string, mime: string, description: string, maxMb: number, recognition?: Recognition, container?: 'zip' | 'cfb'];
-
-const OOXML = 'application/vnd.openxmlformats-officedocument';
-const ODF = 'application/vnd.oasis.opendocument';
-
-const ROWS: Row[] = [
-  ['.pdf', 'application/pdf', 'PDF document', 100],
-  ['.docx', `${OOXML}.wordprocessingml.document`, 'Microsoft Word document', 100, 'signature', 'zip'],
-  ['.xlsx', `${OOXML}.spreadsheetml.sheet`, 'Microsoft Excel workbook', 100, 'signature', 'zip'],
-  ['.pptx', `${OOXML}.presentationml.presentation`, 'Microsoft PowerPoint presentation', 100, 'signature', 'zip'],
-  ['.odt', `${ODF}.text`, 'OpenDocument text', 100, 'signature', 'zip'],
-  ['.ods', `${ODF}.spreadsheet`, 'OpenDocument spreadsheet', 100, 'signature', 'zip'],
-  ['.odp', `${ODF}.presentation`, 'OpenDocument presentation', 100, 'signature', 'zip'],
-  ['.epub', 'application/epub+zip', 'EPUB e-book', 100, 'signature', 'zip'],
-  ['.doc', 'application/msword', 'Microsoft Word 97-2003 document', 100, 'signature', 'cfb'],
-  ['.xls', 'application/vnd.ms-excel', 'Microsoft Excel 97-2003 workbook (read with LibreOffice)', 100, 'signature', 'cfb'],
-  ['.ppt', 'application/vnd.ms-powerpoint', 'Microsoft PowerPoint 97-2003 presentation (read with LibreOffice)', 100, 'signature', 'cfb'],
-  ['.msg', 'application/vnd.ms-outlook', 'Outlook message', 100, 'signature', 'cfb'],
-  ['.rtf', 'application/rtf', 'Rich Text Format document', 50],
-  ['.eml', 'message/rfc822', 'Email message (MIME)', 50, 'email'],
-  ['.png', 'image/png', 'PNG image', 20],
-  ['.jpg', 'image/jpeg', 'JPEG image', 20],
-  ['.jpeg', 'image/jpeg', 'JPEG image', 20],
-  ['.tiff', 'image/tiff', 'TIFF image', 20],
-  ['.tif', 'image/tiff', 'TIFF image', 20],
-  ['.webp', 'image/webp', 'WebP image', 20],
-  ['.bmp', 'image/bmp', 'BMP image', 20],
-  ['.gif', 'image/gif', 'GIF image', 20],
-  ['.heic', 'image/heic', 'HEIC photo', 20],
-  ['.heif', 'image/heif', 'HEIF image', 20],
-  ['.txt', 'text/plain', 'Plain text (UTF-8)', 20, 'text'],
-  ['.md', 'text/markdown', 'Markdown (UTF-8)', 20, 'text'],
-  ['.rst', 'text/x-rst', 'reStructuredText (UTF-8)', 20, 'text'],
-  ['.org', 'text/x-org', 'Org mode text (UTF-8)', 20, 'text'],
-  ['.html', 'text/html', 'HTML page (UTF-8)', 20, 'text'],
-  ['.htm', 'text/html', 'HTML page (UTF-8)', 20, 'text'],
-  ['.xml', 'application/xml', 'XML document (UTF-8)', 20, 'text'],
-  ['.json', 'application/json', 'JSON document (UTF-8)', 20, 'text'],
-  ['.csv', 'text/csv', 'Comma-separated values (UTF-8)', 20, 'text'],
-  ['.tsv', 'text/tab-separated-values', 'Tab-separated values (UTF-8)', 20, 'text'],
-];
-
-export const FILE_TYPES: readonly FileTypeEntry[] = ROWS.map(([extension, mime_type, description, max_size_mb, recognition = 'signature', container]) => ({
-  extension,
-  mime_type,
-  description,
-  max_size_mb,
-  text: recognition === 'text',
-  recognition,
-  ...(container ? { container } : {}),
-}));
+/** One entry per extension, in the format registry's order (lib/formats/registry.ts). */
+export const FILE_TYPES: readonly FileTypeEntry[] = FORMATS.flatMap((f) =>
+  f.extensions.map((extension) => ({
+    extension,
+    mime_type: f.mime,
+    description: f.description,
+    max_size_mb: f.maxMb,
+    text: f.recognition === 'text',
+    recognition: f.recognition,
+    ...(f.container ? { container: f.container } : {}),
+  })),
+);
 
 /** Custom metadata (of files, knowledge bases, documents): a JSON object of at most this many bytes. */
 export const MAX_METADATA_BYTES = 16 * 1024;
