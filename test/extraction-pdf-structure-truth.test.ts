@@ -173,16 +173,26 @@ describe('ruled tables with a cell spanning rows', () => {
     expectOneTallCell(markdown, document, TALL_TEXT, LABELS);
   });
 
-  it('writes a tall cell once in a right-to-left form (Hebrew), with the columns starting from the right', async () => {
+  const FORMS = {
+    hebrew: {
+      labels: ['שם משפחה', 'שם פרטי', 'תאריך לידה', 'מקום לידה', 'אזרחות', 'מספר דרכון', 'כתובת', 'טלפון'],
+      tall: ['המבקש מצהיר כי כל הפרטים', 'שמסר בטופס זה נכונים ומלאים'],
+    },
+    persian: {
+      labels: ['نام خانوادگی', 'نام', 'تاریخ تولد', 'محل تولد', 'تابعیت', 'شماره گذرنامه', 'نشانی', 'تلفن'],
+      tall: ['متقاضی گواهی میدهد که همه', 'اطلاعات این فرم درست و کامل است'],
+    },
+  };
+
+  it.each(Object.keys(FORMS) as (keyof typeof FORMS)[])('writes a tall cell once in a right-to-left form (%s), with the columns starting from the right', async (script) => {
     const fonts = { regular: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', bold: '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf' };
-    const labels = ['שם משפחה', 'שם פרטי', 'תאריך לידה', 'מקום לידה', 'אזרחות', 'מספר דרכון', 'כתובת', 'טלפון'];
-    const tall = ['המבקש מצהיר כי כל הפרטים', 'שמסר בטופס זה נכונים ומלאים'];
+    const { labels, tall } = FORMS[script];
     // Right to left: the labels sit in the right-hand column, the tall cell on the left.
     const grid = formGrid();
     const texts: UnicodeText[] = labels.map((label, i) => ({ x: 534, y: grid.rowTop(i) - 15, text: label, alignRight: true }));
     tall.forEach((line, i) => texts.push({ x: 354, y: grid.rowTop(0) - 15 - i * 13, text: line, alignRight: true }));
     const mirrored = grid.lines.map((l) => ({ ...l, x1: 612 - l.x1, x2: 612 - l.x2 }));
-    const { markdown, document } = await extract('form-he.pdf', buildUnicodePdf([texts], fonts, [mirrored]));
+    const { markdown, document } = await extract(`form-${script}.pdf`, buildUnicodePdf([texts], fonts, [mirrored]));
     expectOneTallCell(markdown, document, tall.join(' '), labels);
     // The first column is the labels' (the rightmost one).
     const [table] = tables(document);

@@ -77,7 +77,48 @@ function readTrueType(file: string): TrueType {
   };
 }
 
-const RTL = /[\u0590-\u05ff\u0600-\u06ff]/;
+const RTL = /[\u0590-\u05ff\u0600-\u06ff\ufb50-\ufdff\ufe70-\ufeff]/;
+
+/**
+ * Arabic-script letters' contextual forms from the Presentation Forms blocks: consecutive code
+ * points that decompose to the same letter are its isolated, final, initial and medial forms (two
+ * for letters that join only to the preceding one). Built from Unicode's own decompositions.
+ */
+const ARABIC_FORMS: Map<string, string[]> = (() => {
+  const forms = new Map<string, string[]>();
+  for (const [from, to] of [[0xfb50, 0xfbff], [0xfe80, 0xfefc]]) {
+    for (let cp = from; cp <= to; cp++) {
+      const ch = String.fromCodePoint(cp);
+      const base = ch.normalize('NFKC');
+      if (base.length !== 1 || base === ch || !/[\u0600-\u06ff]/.test(base)) continue;
+      const list = forms.get(base) ?? [];
+      // Only the first run of forms (Forms-A also holds other, unrelated variants further on).
+      if (list.length && list[list.length - 1].codePointAt(0)! !== cp - 1) continue;
+      list.push(ch);
+      forms.set(base, list);
+    }
+  }
+  return forms;
+})();
+
+/**
+ * Shapes Arabic-script text as a layout engine would (no ligatures): each letter becomes its
+ * presentation form for how it joins its neighbours. Returns pairs of the glyph's code point and
+ * the letter it stands for (the ToUnicode map gives the letter, as word processors write it).
+ */
+export function shapeArabic(text: string): { glyph: string; letter: string }[] {
+  const chars = [...text];
+  const dual = (ch: string | undefined) => (ch ? (ARABIC_FORMS.get(ch)?.length ?? 0) >= 4 : false);
+  const joins = (ch: string | undefined) => (ch ? ARABIC_FORMS.has(ch) : false);
+  return chars.map((ch, i) => {
+    const forms = ARABIC_FORMS.get(ch);
+    if (!forms) return { glyph: ch, letter: ch };
+    const fromPrev = dual(chars[i - 1]);
+    const toNext = forms.length >= 4 && joins(chars[i + 1]);
+    const form = fromPrev && toNext ? forms[3] : fromPrev ? forms[1] : toNext ? forms[2] : forms[0];
+    return { glyph: form, letter: ch };
+  });
+}
 const STRONG_LTR = /[A-Za-z0-9]/;
 
 /** Visual order of one line: right-to-left lines reversed, runs of digits and Latin kept as they are. */
@@ -142,10 +183,13 @@ export function buildUnicodePdf(pages: UnicodeText[][], fonts: { regular: string
         const size = t.size ?? 10;
         let codes = '';
         let width = 0;
-        for (const ch of visualOrder(t.text)) {
+        // Arabic letters are shaped (in logical order), then the whole line put in visual order.
+        const shaped = shapeArabic(t.text);
+        const letterOf = new Map(shaped.map((s) => [s.glyph, s.letter]));
+        for (const ch of visualOrder(shaped.map((s) => s.glyph).join(''))) {
           const cp = ch.codePointAt(0)!;
           const gid = faces[face].glyph(cp);
-          used[face].set(gid, cp);
+          used[face].set(gid, (letterOf.get(ch) ?? ch).codePointAt(0)!);
           codes += gid.toString(16).padStart(4, '0');
           width += (faces[face].advance(gid) / faces[face].unitsPerEm) * size;
         }
