@@ -30,7 +30,7 @@ export function escapeInline(text: string, next = '', prev = ''): string {
     const before = i > 0 ? text[i - 1] : prev;
     switch (ch) {
       case '\\':
-        out += after !== '' && ASCII_PUNCTUATION.test(after) ? '\\\\' : '\\';
+        out += after === '\n' || (after !== '' && ASCII_PUNCTUATION.test(after)) ? '\\\\' : '\\';
         break;
       case '`':
         out += '\\`';

@@ -60,9 +60,8 @@ function firstChar(run: Inline | undefined): string {
 }
 
 function wrapMarks(run: Extract<Inline, { type: 'text' }>, body: string): string {
-  if (run.code) return codeSpan(run.text);
   // Superscript and subscript stay plain text: the Markdown carries no HTML.
-  let out = body;
+  let out = run.code ? codeSpan(run.text) : body;
   if (run.strike) out = `~~${out}~~`;
   if (run.italic) out = `*${out}*`;
   if (run.bold) out = `**${out}**`;
@@ -137,7 +136,7 @@ function shift(placed: Placed[], by: number): Placed[] {
  * Prefixes every line of `r` after the first with `rest` (and the first with `first`); the
  * positions inside move with their lines.
  */
-function indent(r: Rendered, first: string, rest: string): Rendered {
+function indent(r: Rendered, first: string, rest: string, blank = ''): Rendered {
   const lines = r.text.split('\n');
   const starts: number[] = [];
   let at = 0;
@@ -145,6 +144,13 @@ function indent(r: Rendered, first: string, rest: string): Rendered {
     starts.push(at);
     at += line.length + 1;
   }
+  // How far each line moves: its own prefix and those of the lines before it (a blank line gets `blank`).
+  const shifts: number[] = [];
+  let shifted = first.length;
+  lines.forEach((line, i) => {
+    if (i > 0) shifted += line ? rest.length : blank.length;
+    shifts.push(shifted);
+  });
   const move = (offset: number): number => {
     // Lines starting at or before the offset (a line's end belongs to it).
     let lo = 0;
@@ -154,9 +160,9 @@ function indent(r: Rendered, first: string, rest: string): Rendered {
       if (starts[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return offset + first.length + lo * rest.length;
+    return offset + shifts[lo];
   };
-  const text = lines.map((line, i) => (i === 0 ? first + line : line ? rest + line : '')).join('\n');
+  const text = lines.map((line, i) => (i === 0 ? first + line : line ? rest + line : blank)).join('\n');
   const placed = r.placed.map((p) => ({
     ...p,
     start: move(p.start),
@@ -266,7 +272,7 @@ function renderBlock(block: Block, page: number | undefined): Rendered {
     case 'quote': {
       const inner = join(block.content.map((b) => renderBlock(b, page)));
       if (!inner.text) return NONE;
-      return indent({ text: inner.text, placed: inner.placed }, '> ', '> ');
+      return indent(inner, '> ', '> ', '>');
     }
     case 'formula': {
       const latex = block.latex.trim();
