@@ -23,6 +23,8 @@ describe('escaping', () => {
     expect(escapeInline('[text](http://x) and [a]: b')).toBe('[text\\](http://x) and [a\\]: b');
     expect(escapeInline('<b>x</b> a < b &amp; c & d')).toBe('\\<b>x\\</b> a < b \\&amp; c & d');
     expect(escapeInline('C:\\path and \\*')).toBe('C:\\path and \\\\\\*');
+    expect(escapeInline('a ~b~ c, about ~5 km, a ~ b')).toBe('a \\~b\\~ c, about \\~5 km, a ~ b');
+    expect(escapeInline('costs $x$ here, $5 and $10, US$5')).toBe('costs \\$x\\$ here, $5 and $10, US$5');
   });
 
   it('keeps a line from starting a block', () => {
@@ -36,6 +38,9 @@ describe('escaping', () => {
       ['| a |', '\\| a |'],
       ['-5 degrees', '-5 degrees'],
       ['#hashtag', '#hashtag'],
+      ['-|-', '\\-|-'],
+      [':--- | ---:', '\\:--- | ---:'],
+      ['a-b|c', 'a-b|c'],
     ]) {
       expect(escapeLineStart(line)).toBe(escaped);
     }

@@ -24,6 +24,7 @@ function isSpaceOrEdge(ch: string): boolean {
  */
 export function escapeInline(text: string, next = '', prev = ''): string {
   let out = '';
+  const pairedDollars = text.indexOf('$') !== text.lastIndexOf('$');
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     const after = i + 1 < text.length ? text[i + 1] : next;
@@ -44,7 +45,13 @@ export function escapeInline(text: string, next = '', prev = ''): string {
         out += (isWordChar(before) && isWordChar(after)) || (isSpaceOrEdge(before) && isSpaceOrEdge(after)) ? '_' : '\\_';
         break;
       case '~':
-        out += after === '~' || before === '~' ? '\\~' : '~';
+        // GFM strikes through with one tilde too ("~b~"); between spaces one cannot.
+        out += isSpaceOrEdge(before) && isSpaceOrEdge(after) ? '~' : '\\~';
+        break;
+      case '$':
+        // Inline math ("$x$") needs a pair, opening before and closing after a character other than
+        // a space or a digit ("$5 and $10", "MIL$" and "($US bn)" stay as they are).
+        out += pairedDollars && ((after !== '' && !/[\s\d]/.test(after)) || (before !== '' && !/[\s\d]/.test(before) && !/\d/.test(after))) ? '\\$' : '$';
         break;
       case ']':
         // "](", "][" and "]:" are what links, references and definitions need.
@@ -64,7 +71,7 @@ export function escapeInline(text: string, next = '', prev = ''): string {
 }
 
 /** Starts of a line that a Markdown reader takes as a block (heading, quote, list, fence, table, rule). */
-const BLOCK_START = /^(#{1,6}(\s|$)|>|[-+*](\s|$)|\d{1,9}[.)](\s|$)|```|~~~|\||={3,}\s*$|-{3,}\s*$|\[\^)/;
+const BLOCK_START = /^(#{1,6}(\s|$)|>|[-+*](\s|$)|\d{1,9}[.)](\s|$)|```|~~~|\||={3,}\s*$|-{3,}\s*$|\[\^|[\s:|-]*-[\s:-]*\|[\s:|-]*$)/;
 
 /** Keeps an already-escaped line from starting a block: its first character is escaped. */
 export function escapeLineStart(line: string): string {
