@@ -185,3 +185,48 @@ describe('app/ and components/', () => {
     expect(values).toEqual([]);
   });
 });
+
+describe('the format readers', () => {
+  const READER_DIRS = ['lib/extraction/pdf', 'lib/extraction/ocr', 'lib/extraction/office'].map((d) => path.join(ROOT, d));
+  const readers = READER_DIRS.flatMap((d) => sourceFiles(d));
+  const RENDERING = ['lib/document/render.ts', 'lib/document/escape.ts'].map((f) => path.join(ROOT, f));
+  /** Code without its comments, so that a doc comment quoting Markdown is no Markdown written. */
+  const code = (file: string) => fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  /** Markdown syntax a module would write: page markers, GFM delimiter rows, ATX heading or emphasis prefixes built in code. */
+  const MARKDOWN_WRITING: [RegExp, string][] = [
+    [/<!-- page /, 'a page marker'],
+    [/\| ?-{3} ?\||' -{3} \|'/, 'a GFM table delimiter row'],
+    [/'#'\.repeat\(|`#{1,6} \$\{/, 'an ATX heading'],
+    [/`\*\*\$\{|'\*\*' ?\+/, 'bold marks'],
+  ];
+
+  it('exist where the check looks', () => {
+    expect(readers.length).toBeGreaterThan(60);
+  });
+
+  it('import neither the renderer, nor its escaping, nor an HTML-to-Markdown converter', () => {
+    const bad = readers.flatMap((file) => [
+      ...importsOf(file)
+        .filter((i) => RENDERING.includes(i.to))
+        .map((i) => `${rel(file)} -> ${rel(i.to)}`),
+      ...[...fs.readFileSync(file, 'utf8').matchAll(/from\s+['"](turndown|@joplin\/turndown-plugin-gfm|node-html-markdown)['"]/g)].map((m) => `${rel(file)} -> ${m[1]}`),
+    ]);
+    expect(bad).toEqual([]);
+  });
+
+  it('write no Markdown, and the renderer is the one writer of extracted Markdown and its tables', () => {
+    // Everything that makes or reads extracted Markdown (lib/api writes the README's endpoint table, not a document).
+    const extracted = ['lib/extraction', 'lib/document', 'lib/chunking', 'lib/knowledge-bases'].flatMap((d) => sourceFiles(path.join(ROOT, d)));
+    const writers = extracted
+      .filter((file) => file !== path.join(ROOT, 'lib/document/render.ts'))
+      .flatMap((file) => MARKDOWN_WRITING.filter(([pattern]) => pattern.test(code(file))).map(([, what]) => `${rel(file)} writes ${what}`));
+    // pageMarker (lib/extraction/types.ts) names the marker for readers of the Markdown (chunking, MCP pages); no reader calls it.
+    const marker = readers.filter((file) => /\bpageMarker\(/.test(code(file))).map((file) => `${rel(file)} writes a page marker`);
+    expect([...writers.filter((w) => !w.startsWith('lib/extraction/types.ts')), ...marker]).toEqual([]);
+  });
+
+  it('the checks can fail: planted Markdown writing is found', () => {
+    const planted = ["const row = `|${' --- |'.repeat(3)}`;", "out += `${'#'.repeat(level)} ${title}`;", 'parts.push(`<!-- page ${n} -->`);'];
+    for (const line of planted) expect(MARKDOWN_WRITING.some(([pattern]) => pattern.test(line)), line).toBe(true);
+  });
+});

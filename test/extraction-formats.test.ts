@@ -95,7 +95,7 @@ describe('structure and metadata', () => {
     const rst = await extractBytes('t.rst', 'Title\n=====\n\n.. note::\n   :class: x\n\n   Be careful.\n\n.. a comment\n   continues\n');
     expect(rst.markdown).toBe('# Title\n\nBe careful.\n');
     const org = await extractBytes('t.org', '#+TITLE: Doc\n* Head :tag:\nSee [[https://example.com][the site]].\n');
-    expect(org.markdown).toBe('# Doc\n\n# Head\nSee [the site](https://example.com).\n');
+    expect(org.markdown).toBe('# Doc\n\n# Head\n\nSee [the site](https://example.com).\n');
     expect(org.metadata.title).toBe('Doc');
     expect((await extract(path.join(FORMATS, 'stanley-cups.tsv'))).markdown).toContain('| Maple Leafs | TOR | 13 |');
     const xml = (await extract(path.join(FORMATS, 'factbook.xml'))).markdown;

@@ -101,10 +101,3 @@ export function codeFence(code: string): string {
   for (const run of code.match(/^ {0,3}`{3,}/gm) ?? []) longest = Math.max(longest, run.trim().length);
   return '`'.repeat(Math.max(3, longest + 1));
 }
-
-/** A link target that is safe to keep, or undefined (javascript:, data:, relative, anchors…). */
-export function safeHref(href: string | null | undefined): string | undefined {
-  const trimmed = (href ?? '').trim();
-  if (!/^(https?:\/\/|mailto:)/i.test(trimmed)) return undefined;
-  return trimmed.replace(/[\s()<>"'`\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}

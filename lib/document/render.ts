@@ -15,7 +15,8 @@
  *   the limits (settings.ts) are cut, with a note line saying how many rows were kept.
  */
 import { LayoutBuilder, unionBox, type ExtractionLayout } from './layout';
-import { codeFence, codeSpan, escapeCellText, escapeInline, escapeLineStart, safeHref } from './escape';
+import { codeFence, codeSpan, escapeCellText, escapeInline, escapeLineStart } from './escape';
+import { safeHref } from './links';
 import { TABLE_LIMITS } from './settings';
 import { tableGrid } from './table-grid';
 import type { Block, Inline, List, QuarryDocument, SourceLine, Table, TextMarks } from './types';
@@ -71,6 +72,11 @@ function wrapMarks(run: Extract<Inline, { type: 'text' }>, body: string): string
 
 /** Inline runs → one Markdown line (or lines joined by hard breaks when `breaks`). */
 export function renderInlines(content: readonly Inline[], options: { breaks: boolean } = { breaks: true }): string {
+  // One plain run with nothing to escape (most table cells) is its own Markdown.
+  if (content.length === 1) {
+    const run = content[0];
+    if (run.type === 'text' && !run.bold && !run.italic && !run.strike && !run.code && !run.href && !/[\\`*_~$\]<&]/.test(run.text)) return run.text;
+  }
   const runs = mergeRuns(content);
   let out = '';
   runs.forEach((run, i) => {

@@ -3,6 +3,7 @@
  * office) gives the document model, and its Markdown and layout record are rendered here by the
  * one renderer (lib/document/render.ts), so no reader writes Markdown itself.
  */
+import { documentFromMarkdown } from '@/lib/document/from-markdown';
 import * as office from './office';
 import { readImage } from './ocr/image';
 import type { OcrService } from './ocr/types';
@@ -16,9 +17,14 @@ type ReaderOutput = ExtractedDocument | ExtractResult;
 
 export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
-/** The extraction result of a reader's output. */
+/**
+ * The extraction result of a reader's output. A reader that still writes Markdown gets its model
+ * read back from that Markdown (lib/document/from-markdown.ts), so every extraction has one; its
+ * Markdown stays exactly as written.
+ */
 export function finish(out: ReaderOutput): ExtractResult {
-  return 'metadata' in out ? out : finishExtraction(out);
+  if (!('metadata' in out)) return finishExtraction(out);
+  return out.document ? out : { ...out, document: documentFromMarkdown(out.markdown, out.metadata) };
 }
 
 function rendered(read: (input: ExtractInput) => Promise<ReaderOutput>): Extractor {
@@ -35,24 +41,24 @@ export async function extractImage(input: ExtractInput, ocr: OcrService): Promis
   return finishExtraction(await readImage(input, ocr));
 }
 
-export const extractDocx = rendered(office.extractDocx);
-export const extractXlsx = rendered(office.extractXlsx);
-export const extractPptx = rendered(office.extractPptx);
-export const extractCsv = rendered(office.extractCsv);
-export const extractTsv = rendered(office.extractTsv);
-export const extractHtml = rendered(office.extractHtml);
-export const extractText = rendered(office.extractText);
-export const extractOdf = rendered(office.extractOdf);
-export const extractRst = rendered(office.extractRst);
-export const extractOrg = rendered(office.extractOrg);
-export const extractXml = rendered(office.extractXml);
-export const extractJson = rendered(office.extractJson);
-export const extractEml = rendered(office.extractEml);
-export const extractMsg = rendered(office.extractMsg);
-export const extractEpub = rendered(office.extractEpub);
-export const extractRtf = rendered(office.extractRtf);
-export const extractDoc = rendered(office.extractDoc);
-export const extractWithLibreOffice = rendered(office.extractWithLibreOffice);
+export const extractDocx = rendered(office.readDocx);
+export const extractXlsx = rendered(office.readXlsx);
+export const extractPptx = rendered(office.readPptx);
+export const extractCsv = rendered(office.readCsv);
+export const extractTsv = rendered(office.readTsv);
+export const extractHtml = rendered(office.readHtml);
+export const extractText = rendered(office.readText);
+export const extractOdf = rendered(office.readOdf);
+export const extractRst = rendered(office.readRst);
+export const extractOrg = rendered(office.readOrg);
+export const extractXml = rendered(office.readXml);
+export const extractJson = rendered(office.readJson);
+export const extractEml = rendered(office.readEml);
+export const extractMsg = rendered(office.readMsg);
+export const extractEpub = rendered(office.readEpub);
+export const extractRtf = rendered(office.readRtf);
+export const extractDoc = rendered(office.readDoc);
+export const extractWithLibreOffice = rendered(office.readWithLibreOffice);
 
 /**
  * The reader of every extractor name of the format registry (lib/formats/registry.ts) but PDF and

@@ -1,55 +1,66 @@
 import Papa from 'papaparse';
-import { throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
-import { decodeUtf8Text, finishMarkdown, LIMITS, parsing, readInputFile } from './common';
-import { escapeCell, renderTable } from './markdown';
+import type { TableCell } from '@/lib/document/types';
+import { throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
+import { decodeUtf8Text, LIMITS, parsing, readInputFile } from './common';
+import { documentOf } from './model';
 
 /*
- * CSV and TSV → one GFM table with papaparse: CSV's delimiter is detected (comma, tab, semicolon,
- * pipe…), TSV's is the tab; quoted fields may hold delimiters and newlines (flattened to spaces in the table), a BOM is
- * stripped, the first row is the header, short rows are padded. At most LIMITS.cellsPerSheet
- * cells are rendered (LIMITS.tableColumns columns); a note line says when rows were cut.
- * The file must be UTF-8, like every text format the service accepts.
+ * CSV and TSV → one table of the document model with papaparse: CSV's delimiter is detected
+ * (comma, tab, semicolon, pipe…), TSV's is the tab; quoted fields may hold delimiters and
+ * newlines (one line in the table), a BOM is stripped, the first row is the header, short rows
+ * are padded. At most LIMITS.cellsPerSheet cells are kept (LIMITS.tableColumns columns); the rows
+ * after them are only counted, as the table's `total_rows`, and the Markdown says how many were
+ * kept. Rows whose every cell is empty are left out. The file must be UTF-8, like every text
+ * format the service accepts.
  */
 
-export function extractCsv(input: ExtractInput): Promise<ExtractResult> {
-  return extractDelimited(input, '');
+export function readCsv(input: ExtractInput): Promise<ExtractedDocument> {
+  return readDelimited(input, '');
 }
 
 /** TSV is split on tabs only: detection could pick the commas inside its cells. */
-export function extractTsv(input: ExtractInput): Promise<ExtractResult> {
-  return extractDelimited(input, '\t');
+export function readTsv(input: ExtractInput): Promise<ExtractedDocument> {
+  return readDelimited(input, '\t');
 }
 
 /** `delimiter` '' lets papaparse detect it. */
-async function extractDelimited(input: ExtractInput, delimiter: string): Promise<ExtractResult> {
+async function readDelimited(input: ExtractInput, delimiter: string): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
-  const text = decodeUtf8Text(await readInputFile(input), 'CSV');
+  const source = decodeUtf8Text(await readInputFile(input), 'CSV');
   throwIfAborted(input.signal);
 
-  const rows: string[][] = [];
+  const rows: TableCell[][] = [];
   let cells = 0;
   let truncated = false;
+  let totalRows = 0;
   await parsing('CSV', () =>
-    Papa.parse<string[]>(text, {
+    Papa.parse<string[]>(source, {
       delimiter,
       skipEmptyLines: 'greedy',
-      step: (result, parser) => {
-        const row = result.data.slice(0, LIMITS.tableColumns);
-        if (cells + row.length > LIMITS.cellsPerSheet) {
+      step: (result) => {
+        const fields = result.data;
+        const width = Math.min(fields.length, LIMITS.tableColumns);
+        // Rows whose every cell is empty (",,,") carry nothing.
+        let empty = true;
+        for (let i = 0; i < width && empty; i++) empty = fields[i] === '' || fields[i] == null;
+        if (empty) return;
+        totalRows++;
+        // Past the cell limit the rows are only counted.
+        if (truncated || cells + width > LIMITS.cellsPerSheet) {
           truncated = true;
-          parser.abort();
           return;
         }
-        cells += row.length;
-        rows.push(row.map((value) => escapeCell(String(value ?? ''))));
+        const row: TableCell[] = new Array(width);
+        for (let i = 0; i < width; i++) {
+          const value = fields[i] == null ? '' : String(fields[i]);
+          row[i] = { content: value ? [{ type: 'text', text: value }] : [] };
+        }
+        cells += width;
+        rows.push(row);
       },
     }),
   );
-  // Rows whose every cell is empty (",,,") carry nothing.
-  const table = renderTable(rows.filter((row) => row.some(Boolean)));
-  const note = truncated
-    ? `\n\n*The file is truncated: only its first ${rows.length.toLocaleString('en-US')} rows (${cells.toLocaleString('en-US')} cells) were extracted.*`
-    : '';
   input.onProgress(1, 1);
-  return { markdown: finishMarkdown(table + note), totalPages: 1, metadata: {} };
+  const table = rows.length ? [{ type: 'table' as const, rows, header_rows: 1, ...(truncated ? { total_rows: totalRows } : {}) }] : [];
+  return { document: documentOf({}, table), totalPages: 1 };
 }

@@ -4,7 +4,7 @@
  * call that took 1.3–2.5 s for an 872-page handbook, with no way to report in between) and never
  * holds the whole document's XML tree at once.
  *
- * The Markdown must be what the whole document gives, so a cut is made only where nothing
+ * The blocks must be what the whole document gives, so a cut is made only where nothing
  * mammoth carries from one paragraph to the next can cross it: between two top-level paragraphs
  * that have no style and no numbering (a list, a run of code or quote paragraphs, a numbered
  * heading would be split), outside every field (a table of contents or a hyperlink field spans

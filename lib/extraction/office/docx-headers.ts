@@ -5,7 +5,7 @@ import { relsPathOf, resolvePartPath, type OfficeZip } from './zip';
 /*
  * Headers and footers of a DOCX, gathered into one synthetic main document that mammoth converts
  * like the body. Word repeats them on every page; here each distinct one appears once, in a final
- * "Headers and footers" section of the Markdown, so that their text (a running title, a document
+ * "Headers and footers" section of the document, so that their text (a running title, a document
  * number, a classification, an address) can be searched and cited without repeating on every page.
  *
  * - Parts come from the w:headerReference / w:footerReference of every section (headers first,

@@ -15,8 +15,8 @@ import type { DocxStyles, NumberingRef } from './docx-styles';
  * - Headings: a paragraph whose outline level (its own w:outlineLvl 0–8, else its style's,
  *   following w:basedOn, else a "heading N" style) is 1–9 gets the style id QuarryHeadingN,
  *   which the style map turns into <hN> (levels past 6 become h6). Its displayed number ("2.1")
- *   is put in front of its text as a token the caller swaps back after Markdown conversion (so
- *   the Markdown escaping of "1." at the start of a line does not apply to it).
+ *   is put in front of its text as a token the caller swaps back for the number's text when it
+ *   reads mammoth's HTML.
  * - Tracked deletions (w:del, w:moveFrom) are left alone: mammoth skips them, text boxes included.
  *
  * The part is scanned as text, not parsed into a tree: document.xml of a long document is many
@@ -94,8 +94,8 @@ function innerOf(xml: string, start: number, end: number): string {
 
 export interface RewriteContext {
   styles: DocxStyles;
-  /** Registers Markdown to put back in place of the returned token after conversion. */
-  register: (markdown: string) => string;
+  /** Registers a heading number; the returned token stands for it in the text (docx.ts swaps it back). */
+  register: (number: string) => string;
   /**
    * Levels added to every heading: 1 when the document has a Title paragraph (it is the one #),
    * so that "Heading 1" sections sit under it as ##, as Word's navigation pane shows them.

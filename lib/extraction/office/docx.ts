@@ -1,18 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
-import { corrupt, finishMarkdown, parsing, readInputFile, refuseTooManyPages } from './common';
+import { DOCUMENT_VERSION, type Block, type Inline } from '@/lib/document/types';
+import { throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
+import { corrupt, parsing, readInputFile, refuseTooManyPages } from './common';
 import { splitMainPart, type MainPartChunks } from './docx-chunks';
 import { headerFooterDocument } from './docx-headers';
 import { HEADING_STYLE_PREFIX, namespacePrefix, PartRewriter, wordPrefix, type RewriteContext } from './docx-rewrite';
 import { DocxStyles, stylePartsOf } from './docx-styles';
-import { createTurndown, escapeHtmlSyntax, htmlNestingDepth, MAX_HTML_DEPTH } from './markdown';
+import { htmlToBlocks, type HtmlTokens } from './html-document';
+import { flattenBlocks, hasContent, textRun } from './inlines';
+import { htmlNestingDepth, MAX_HTML_DEPTH, parseHtml } from './html-parse';
 import { ommlToLatex } from './omml';
 import { childElements, parseXml, readAppCount, readCoreProperties, readRelationships } from './xml';
 import { OfficeZip, relsPathOf, resolvePartPath } from './zip';
 
 /*
- * DOCX → Markdown: the main document part is prepared (docx-rewrite.ts), then mammoth
- * (DOCX → HTML) and turndown (HTML → GFM).
+ * DOCX → the document model: the main document part is prepared (docx-rewrite.ts), then mammoth
+ * (DOCX → HTML) and the HTML converter (html-document.ts) give the blocks.
  *
  * - Headings: paragraphs with an outline level (their own, their style's through w:basedOn, or a
  *   "heading N" style, localized names included) become # … ######, with the number Word shows
@@ -21,14 +24,15 @@ import { OfficeZip, relsPathOf, resolvePartPath } from './zip';
  *   stays the one top-level heading.
  * - Text boxes and shapes: their text once (one branch of mc:AlternateContent), inline boxes in
  *   their line, floating ones after the paragraph they are anchored to.
- * - Headers and footers: each distinct one once, in a final "## Headers and footers" section
- *   (see docx-headers.ts).
- * - Tables: GFM; the first row is the header row (Word tables rarely mark one).
+ * - Headers and footers: each distinct one once, in a final part section headed "Headers and
+ *   footers" (see docx-headers.ts).
+ * - Tables: with their merged cells as spans; header rows where Word marks them (the Markdown's
+ *   first row is the header row either way).
  * - Images: never embedded (no data: URLs, image parts are not even decompressed); an image with
- *   alternative text becomes an italic "Image: <alt>" line (Word's "Description automatically
- *   generated" suffix removed), an image without is dropped.
+ *   alternative text becomes a picture (Word's "Description automatically generated" suffix
+ *   removed), or an italic "Image: <alt>" among text; an image without is dropped.
  * - Equations: mammoth drops OMML, so each m:oMath is converted to LaTeX beforehand (see omml.ts)
- *   and comes back as $…$, or $$…$$ for display equations.
+ *   and comes back as inline math, or a formula block for display equations.
  * - Pages: DOCX has no fixed pages (pagination is done by the word processor when it lays the
  *   text out), so there are no `<!-- page N -->` markers; total_pages is the <Pages> count Word
  *   saved in docProps/app.xml, or 1 when absent.
@@ -47,7 +51,7 @@ const STYLE_MAP = [
 
 const MATH_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
 
-/** Progress units of a DOCX's stages (see extractDocx). */
+/** Progress units of a DOCX's stages (see readDocx). */
 const STAGES = 10;
 
 /**
@@ -57,20 +61,24 @@ const STAGES = 10;
  */
 export const docxChunking = { chars: 512 * 1024 };
 
-/** Placeholder tokens put in the XML and the Markdown they stand for. */
+/**
+ * Placeholder tokens put in the XML (mammoth passes them through as text) and the model content
+ * they stand for: runs in their line (inline equations, heading numbers) or a block (display
+ * equations).
+ */
 class Tokens {
   private readonly nonce = randomBytes(6).toString('hex');
-  private readonly values = new Map<string, string>();
+  private readonly values = new Map<string, Inline[] | Block>();
 
-  register(markdown: string): string {
+  register(value: Inline[] | Block): string {
     const token = `qtok${this.nonce}n${this.values.size}z`;
-    this.values.set(token, markdown);
+    this.values.set(token, value);
     return token;
   }
 
-  restore(markdown: string): string {
-    if (this.values.size === 0) return markdown;
-    return markdown.replace(new RegExp(`qtok${this.nonce}n(\\d+)z`, 'g'), (token) => this.values.get(token) ?? '');
+  /** The tokens as the HTML converter looks for them. */
+  forHtml(): HtmlTokens {
+    return { marker: `qtok${this.nonce}n`, pattern: new RegExp(`qtok${this.nonce}n\\d+z`, 'g'), resolve: (token) => this.values.get(token) };
   }
 }
 
@@ -92,11 +100,11 @@ function replaceEquations(xml: string, part: string, tokens: Tokens, declaration
     .replace(paragraphs, (fragment) => {
       const root = parseXml(fragment, 'DOCX', part);
       const equations = childElements(root, 'oMath').map((e) => ommlToLatex(e)).filter(Boolean);
-      return equations.map((latex) => run(tokens.register(`$$${latex}$$`))).join('');
+      return equations.map((latex) => run(tokens.register({ type: 'formula', latex }))).join('');
     })
     .replace(inline, (fragment) => {
       const latex = ommlToLatex(parseXml(fragment, 'DOCX', part));
-      return latex ? run(tokens.register(`$${latex}$`)) : '';
+      return latex ? run(tokens.register([{ type: 'math', latex }])) : '';
     });
 }
 
@@ -116,11 +124,11 @@ function storedName(zip: OfficeZip, part: string): string {
   return zip.names().find((name) => name.toLowerCase() === part.toLowerCase()) ?? part;
 }
 
-/** Markdown of a repacked DOCX (mammoth, then turndown); `converted` is told when mammoth is done. */
-async function convert(repacked: Uint8Array, converted?: () => void): Promise<string> {
+/** Blocks of a repacked DOCX (mammoth, then the HTML converter); `converted` is told when mammoth is done. */
+async function convert(repacked: Uint8Array, tokens: HtmlTokens, converted?: () => void): Promise<Block[]> {
   const html = await convertToHtml(repacked);
   converted?.();
-  return htmlToMarkdown(html);
+  return htmlBlocks(html, tokens);
 }
 
 async function convertToHtml(repacked: Uint8Array): Promise<string> {
@@ -144,14 +152,13 @@ async function convertToHtml(repacked: Uint8Array): Promise<string> {
   return html;
 }
 
-function htmlToMarkdown(html: string): Promise<string> {
-  const turndown = createTurndown({ images: 'placeholder', captions: true });
-  return parsing('DOCX', () => turndown.turndown(html));
+function htmlBlocks(html: string, tokens: HtmlTokens): Promise<Block[]> {
+  return parsing('DOCX', () => htmlToBlocks(parseHtml(html), { inlineImages: 'placeholder', tokens }));
 }
 
 /**
- * The main part converted in parts (docx-chunks.ts), with progress after each: the Markdown of
- * the whole, or null when the first part's notes cannot be told from its text (then the caller
+ * The main part converted in parts (docx-chunks.ts), with progress after each: the blocks of the
+ * whole, or null when the first part's notes cannot be told from its text (then the caller
  * converts the whole).
  */
 async function convertInParts(
@@ -161,8 +168,9 @@ async function convertInParts(
   main: string,
   chunks: MainPartChunks,
   input: ExtractInput,
-): Promise<string | null> {
-  const parts: string[] = [];
+  tokens: HtmlTokens,
+): Promise<Block[] | null> {
+  const blocks: Block[] = [];
   let notes = '';
   for (const [k, chunk] of chunks.parts.entries()) {
     throwIfAborted(input.signal);
@@ -175,16 +183,24 @@ async function convertInParts(
       notes = html.slice(at);
       html = html.slice(0, at);
     }
-    parts.push(await htmlToMarkdown(html));
+    for (const block of await htmlBlocks(html, tokens)) blocks.push(block);
     input.onProgress(1 + Math.floor((8 * (k + 1)) / chunks.parts.length), STAGES);
   }
-  if (notes) parts.push(await htmlToMarkdown(notes));
-  return parts.filter((part) => part !== '').join('\n\n');
+  if (notes) for (const block of await htmlBlocks(notes, tokens)) blocks.push(block);
+  return blocks;
 }
 
-/** A heading number ("2.1", "Article IV") as Markdown text inside a heading line. */
-function numberMarkdown(text: string): string {
-  return escapeHtmlSyntax(text.replace(/\\/g, '\\\\').replace(/([*_`[\]])/g, '\\$1'));
+/** Each block once, in order (compared by their Markdown). */
+function distinctBlocks(blocks: Block[]): Block[] {
+  const seen = new Set<string>();
+  return blocks.filter((block) => {
+    // The same block twice (a header on every section) is one; a block without text is none.
+    if (!hasContent(flattenBlocks([block], (alt) => [textRun(alt)]))) return false;
+    const key = JSON.stringify(block);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Whether a paragraph of the part uses one of the given styles (ids are plain names). */
@@ -204,7 +220,7 @@ function prepareMain(zip: OfficeZip, main: string, tokens: Tokens, baseCtx: Rewr
   return { prepared, headers };
 }
 
-export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
+export async function readDocx(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const bytes = await readInputFile(input);
   const zip = OfficeZip.open(bytes, 'DOCX');
@@ -222,7 +238,7 @@ export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
   const parts = stylePartsOf(readRelationships(zip, relsPathOf(main)), (target) => resolvePartPath(main, target));
   const context: RewriteContext = {
     styles: new DocxStyles(zip, parts.styles, parts.numbering),
-    register: (number) => tokens.register(numberMarkdown(number)),
+    register: (number) => tokens.register([{ type: 'text', text: number }]),
   };
   const replaced = new Map<string, Uint8Array>();
   for (const name of zip.names()) {
@@ -241,10 +257,11 @@ export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
   // document's body is converted in parts (docx-chunks.ts), with progress after each.
   input.onProgress(1, STAGES);
   const chunks = splitMainPart(prepared, wordPrefix(prepared), docxChunking.chars);
-  let markdown = chunks ? await convertInParts(zip, isXmlPart, replaced, main, chunks, input) : null;
-  if (markdown === null) {
+  const found = tokens.forHtml();
+  let blocks = chunks ? await convertInParts(zip, isXmlPart, replaced, main, chunks, input, found) : null;
+  if (blocks === null) {
     replaced.set(main, new TextEncoder().encode(prepared));
-    markdown = await convert(zip.repack(isXmlPart, replaced), () => input.onProgress(8, STAGES));
+    blocks = await convert(zip.repack(isXmlPart, replaced), found, () => input.onProgress(8, STAGES));
   }
   replaced.clear();
   throwIfAborted(input.signal);
@@ -258,14 +275,12 @@ export async function extractDocx(input: ExtractInput): Promise<ExtractResult> {
     // Only what mammoth needs besides the synthetic document: no footnotes, no other parts.
     const needed = new Set(['[content_types].xml', '_rels/.rels', parts.styles, parts.numbering].map((n) => n?.toLowerCase()));
     const repacked = zip.repack((name) => synthetic.has(name) || needed.has(name.toLowerCase()), synthetic);
-    const blocks = [...new Set((await convert(repacked)).split(/\n{2,}/).map((b) => b.trim()))];
-    const section = blocks.filter(Boolean).join('\n\n');
-    if (section) markdown = `${markdown}\n\n## Headers and footers\n\n${section}`;
+    const section = distinctBlocks(await convert(repacked, found));
+    if (section.length) {
+      const name = 'Headers and footers';
+      blocks.push({ type: 'section', kind: 'part', name, content: [{ type: 'heading', level: 2, content: [{ type: 'text', text: name }] }, ...section] });
+    }
   }
   input.onProgress(totalPages, totalPages);
-  return {
-    markdown: finishMarkdown(tokens.restore(markdown)),
-    totalPages,
-    metadata,
-  };
+  return { document: { version: DOCUMENT_VERSION, metadata, blocks }, totalPages };
 }

@@ -1,10 +1,12 @@
-import { cleanAltText, escapeCell, escapeText, renderTable } from './markdown';
+import type { Block, List, Picture, Table, TableCell } from '@/lib/document/types';
+import { altText, note, paragraph, text } from './model';
+import { tableFromGrid, type GridCell, type GridRow } from './table-model';
 import { childElements, firstChild, path, readXmlPart, textOf, type XmlElement } from './xml';
 import type { OfficeZip } from './zip';
 
 /*
- * DrawingML pieces shared by PPTX slides and XLSX drawings: text bodies (paragraphs, bullet and
- * numbered lists), tables (a:tbl) and charts (c:chartSpace parts).
+ * DrawingML pieces shared by PPTX slides and XLSX drawings, read into the document model: text
+ * bodies (paragraphs, bullet and numbered lists), tables (a:tbl) and charts (c:chartSpace parts).
  */
 
 function int(value: string | undefined, fallback: number): number {
@@ -25,75 +27,75 @@ function bulletOf(pPr: XmlElement | undefined): { kind: BulletKind; start?: numb
 
 /** Text of a paragraph: runs, fields and line breaks (as spaces). */
 export function paragraphText(p: XmlElement): string {
-  let text = '';
+  let out = '';
   for (const child of childElements(p)) {
-    if (child.name === 'r' || child.name === 'fld') text += textOf(firstChild(child, 't'));
-    else if (child.name === 'br') text += ' ';
+    if (child.name === 'r' || child.name === 'fld') out += textOf(firstChild(child, 't'));
+    else if (child.name === 'br') out += ' ';
   }
-  return text.replace(/\s+/g, ' ').trim();
+  return out.replace(/\s+/g, ' ').trim();
 }
 
-/** Markdown of a text body: paragraphs and (nested) lists. */
-export function renderTextBody(txBody: XmlElement | undefined, defaultBullets: boolean): string {
-  if (!txBody) return '';
+/**
+ * A text body as blocks: paragraphs, and bulleted / numbered paragraphs as lists nested by their
+ * level (a level never more than one below the item before it; a change between bullets and
+ * numbers starts a new list).
+ */
+export function readTextBody(txBody: XmlElement | undefined, defaultBullets: boolean): Block[] {
+  if (!txBody) return [];
   const lstStyle = firstChild(txBody, 'lstStyle');
-  const out: string[] = [];
-  let listLines: string[] = [];
-  /** Open list levels: kind, current number, and the width of the marker ("- " = 2, "10. " = 4). */
-  const levels: { kind: BulletKind; n: number; width: number }[] = [];
-  const flushList = () => {
-    if (listLines.length) out.push(listLines.join('\n'));
-    listLines = [];
-    levels.length = 0;
-  };
+  const out: Block[] = [];
+  /** The open list at each nesting depth. */
+  let open: List[] = [];
   for (const p of childElements(txBody, 'p')) {
-    const text = paragraphText(p);
-    if (!text) continue;
+    const value = paragraphText(p);
+    if (!value) continue;
     const pPr = firstChild(p, 'pPr');
     const level = Math.min(Math.max(int(pPr?.attrs.lvl, 0), 0), 8);
     const bullet = bulletOf(pPr) ??
       bulletOf(firstChild(lstStyle, `lvl${level + 1}pPr`)) ?? { kind: defaultBullets ? ('bullet' as const) : ('none' as const) };
     if (bullet.kind === 'none') {
-      flushList();
-      out.push(escapeText(text));
+      open = [];
+      out.push(paragraph(value));
       continue;
     }
-    levels.length = Math.min(levels.length, level + 1);
-    // Nest under the parent items' content columns.
-    let indent = 0;
-    for (let l = 0; l < level; l++) indent += levels[l]?.width ?? 2;
-    let marker = '-';
-    if (bullet.kind === 'number') {
-      const previous = levels[level];
-      const n = previous?.kind === 'number' ? previous.n + 1 : (bullet.start ?? 1);
-      marker = `${n}.`;
-      levels[level] = { kind: 'number', n, width: marker.length + 1 };
-    } else {
-      levels[level] = { kind: 'bullet', n: 0, width: 2 };
-    }
-    listLines.push(`${' '.repeat(indent)}${marker} ${escapeText(text)}`);
-  }
-  flushList();
-  return out.join('\n\n');
-}
-
-/** GFM table of an a:tbl; merged cells' continuation cells (gridSpan/rowSpan) stay empty, so no text repeats. */
-export function renderDrawingTable(tbl: XmlElement): string {
-  const grid: string[][] = [];
-  childElements(tbl, 'tr').forEach((tr) => {
-    const row: string[] = [];
-    childElements(tr, 'tc').forEach((tc) => {
-      if (tc.attrs.hMerge === '1' || tc.attrs.hMerge === 'true' || tc.attrs.vMerge === '1' || tc.attrs.vMerge === 'true') row.push('');
+    const ordered = bullet.kind === 'number';
+    const depth = Math.min(level, open.length);
+    open.length = depth + 1;
+    let list = open[depth];
+    if (!list || list.ordered !== ordered) {
+      list = { type: 'list', ordered, items: [] };
+      if (ordered && (bullet.start ?? 1) !== 1) list.start = bullet.start;
+      if (depth === 0) out.push(list);
       else {
-        const paragraphs = childElements(firstChild(tc, 'txBody') ?? tc, 'p').map(paragraphText).filter(Boolean);
-        row.push(escapeCell(paragraphs.join(' ')));
+        const parent = open[depth - 1].items[open[depth - 1].items.length - 1];
+        parent.content.push(list);
       }
-    });
-    grid.push(row);
-  });
-  return renderTable(grid.filter((row) => row.some(Boolean)));
+      open[depth] = list;
+    }
+    list.items.push({ content: [paragraph(value)] });
+  }
+  return out;
 }
 
+function isContinuation(value: string | undefined): boolean {
+  return value === '1' || value === 'true';
+}
+
+/**
+ * The table of an a:tbl: each a:tc is a grid column; a merged cell (gridSpan / rowSpan) spans the
+ * positions its continuation cells (hMerge / vMerge) hold, so its text is in the model once.
+ */
+export function readDrawingTable(tbl: XmlElement): Table | undefined {
+  const grid: GridRow[] = childElements(tbl, 'tr').map((tr) =>
+    childElements(tr, 'tc').map((tc): GridCell | undefined => {
+      if (isContinuation(tc.attrs.hMerge) || isContinuation(tc.attrs.vMerge)) return undefined;
+      const value = childElements(firstChild(tc, 'txBody') ?? tc, 'p').map(paragraphText).filter(Boolean).join(' ');
+      return { content: value ? [text(value)] : [], colSpan: int(tc.attrs.gridSpan, 1), rowSpan: int(tc.attrs.rowSpan, 1) };
+    }),
+  );
+  const firstRow = firstChild(tbl, 'tblPr')?.attrs.firstRow;
+  return tableFromGrid(grid, { headerRows: isContinuation(firstRow) ? 1 : 0 });
+}
 
 // --- Charts ------------------------------------------------------------------------------------
 
@@ -134,14 +136,14 @@ function chartTypeLabel(el: XmlElement): string | undefined {
 }
 
 /**
- * A chart as a caption line ("*Line chart: <title>*") and a GFM table of its cached data: one row
- * per category (or x value), one column per series. `altText` is the drawing's description, used
- * when the chart has no title.
+ * A chart: its data table (one row per category or x value, one column per series) with the
+ * caption "Line chart: <title>", or the caption alone when the chart caches no data. `description`
+ * is the drawing's description, used when the chart has no title.
  */
-export function renderChart(zip: OfficeZip, chartPart: string, altText = ''): string {
+export function readChart(zip: OfficeZip, chartPart: string, description = ''): Block[] {
   const root = readXmlPart(zip, chartPart);
   const chart = firstChild(root, 'chart');
-  if (!chart) return '';
+  if (!chart) return [];
   const plotArea = firstChild(chart, 'plotArea');
   const title = childElements(path(chart, 'title', 'tx', 'rich') ?? chart, 'p')
     .map((p) => paragraphText(p))
@@ -164,23 +166,24 @@ export function renderChart(zip: OfficeZip, chartPart: string, altText = ''): st
       });
     }
   }
-  const description = title || cleanAltText(altText).replace(/^Chart type:\s*[^.]*\.\s*/i, '');
-  const caption = `*${[labels.join(' and ') || 'Chart', escapeText(description)].filter(Boolean).join(': ')}*`;
+  const about = title || altText(description).replace(/^Chart type:\s*[^.]*\.\s*/i, '');
+  const caption = [labels.join(' and ') || 'Chart', about].filter(Boolean).join(': ');
   const count = Math.min(
     MAX_CHART_POINTS,
     series.reduce((max, s) => Math.max(max, ...[...s.values.keys(), ...s.categories.keys()].map((i) => i + 1), 0), 0),
   );
-  if (series.length === 0 || count === 0) return caption;
+  if (series.length === 0 || count === 0) return [note(caption)];
   const categories = series.find((s) => s.categories.size > 0)?.categories;
-  const rows: string[][] = [['', ...series.map((s) => escapeCell(s.name))]];
+  const cell = (value: string): TableCell => ({ content: value ? [text(value)] : [] });
+  const rows: TableCell[][] = [[cell(''), ...series.map((s) => cell(s.name))]];
   for (let i = 0; i < count; i++) {
-    rows.push([escapeCell(categories?.get(i) ?? String(i + 1)), ...series.map((s) => escapeCell(s.values.get(i) ?? ''))]);
+    rows.push([cell(categories?.get(i) ?? String(i + 1)), ...series.map((s) => cell(s.values.get(i) ?? ''))]);
   }
-  return `${caption}\n\n${renderTable(rows)}`;
+  return [{ type: 'table', rows, header_rows: 1, caption: [text(caption, { italic: true })] }];
 }
 
-/** The italic placeholder for a picture with a description; empty without one. */
-export function imagePlaceholder(descr: string | undefined): string {
-  const alt = cleanAltText(descr ?? '');
-  return alt ? `*Image: ${escapeText(alt)}*` : '';
+/** A picture with a description; none without one. */
+export function readPicture(descr: string | undefined): Picture | undefined {
+  const alt = altText(descr);
+  return alt ? { type: 'picture', alt } : undefined;
 }

@@ -1,16 +1,18 @@
 import type MsgReader from '@kenjiuno/msgreader';
-import { throwIfAborted, type DocumentMetadata, type ExtractInput, type ExtractResult } from '../types';
-import { compactMetadata, finishMarkdown, isoDate, parsing, readInputFile } from './common';
-import { convertHtml } from './html';
-import { escapeText } from './markdown';
-import { rtfToHtml } from './rtf';
+import { DOCUMENT_VERSION, type Block, type Inline, type Section } from '@/lib/document/types';
+import { throwIfAborted, type DocumentMetadata, type ExtractedDocument, type ExtractInput } from '../types';
+import { compactMetadata, isoDate, parsing, readInputFile } from './common';
+import { htmlDocument } from './html';
+import { rtfDocument } from './rtf';
 
 /*
- * Email → Markdown: the subject as a level-1 heading (and the title), a short header block (From,
- * To, Cc, Date: who wrote to whom is what people search mail for), the body, and the attachments
- * listed by name (an attached document is not extracted). The HTML body is preferred, cleaned
- * through the HTML path (scripts, styles, tracking images dropped); the plain-text body is used
- * when there is no HTML. Metadata: title (subject), author (sender), from, to, cc, created_date.
+ * Email → the document model: the message is a section holding the subject as a level-1 heading
+ * (and the title), a short header block (From, To, Cc, Date: who wrote to whom is what people
+ * search mail for), the body, and the attachments listed by name, each also an attachment section
+ * with its name (an attached document is not extracted, so the section is empty). The HTML body
+ * is preferred, read through the HTML path (scripts, styles, tracking images dropped); the
+ * plain-text body is used when there is no HTML, its lines kept. Metadata: title (subject),
+ * author (sender), from, to, cc, created_date.
  *
  * - .eml with postal-mime (MIME, encoded words, charsets, quoted-printable/base64). A message
  *   saved as UTF-16 (with or without a BOM) is decoded first; nesting is bounded.
@@ -32,6 +34,8 @@ interface Message {
   cc: string[];
   date?: string;
   html?: string;
+  /** A body read already (from RTF). */
+  blocks?: Block[];
   text?: string;
   attachments: string[];
 }
@@ -51,21 +55,44 @@ function person(value: Named | undefined): string[] {
   return name || address ? [name || address] : [];
 }
 
-async function render(message: Message): Promise<ExtractResult> {
-  const parts: string[] = [];
-  if (message.subject) parts.push(`# ${escapeText(message.subject)}`);
-  const header: string[] = [];
-  const line = (label: string, value: string | undefined) => value && header.push(`**${label}:** ${escapeText(value)}`);
+/** A plain-text body: paragraphs at empty lines, the lines of each kept. */
+function textBlocks(text: string): Block[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n(?:[ \t]*\n)+/)
+    .filter((para) => /\S/.test(para))
+    .map((para) => ({
+      type: 'paragraph',
+      content: para.split('\n').flatMap((line, i): Inline[] => (i === 0 ? [{ type: 'text', text: line }] : [{ type: 'break' }, { type: 'text', text: line }])),
+    }));
+}
+
+async function read(message: Message): Promise<ExtractedDocument> {
+  const content: Block[] = [];
+  if (message.subject) content.push({ type: 'heading', level: 1, content: [{ type: 'text', text: message.subject }] });
+  const header: Inline[] = [];
+  const line = (label: string, value: string | undefined) => {
+    if (!value) return;
+    if (header.length) header.push({ type: 'break' });
+    header.push({ type: 'text', text: `${label}:`, bold: true }, { type: 'text', text: ` ${value}` });
+  };
   line('From', message.from);
   line('To', message.to.join(', '));
   line('Cc', message.cc.join(', '));
   line('Date', message.date);
-  if (header.length) parts.push(header.join('  \n'));
-  let body = '';
-  if (message.html?.trim()) body = (await convertHtml(message.html)).markdown;
-  if (!body.trim() && message.text) body = escapeText(message.text.replace(/\r\n?/g, '\n')).replace(/\n/g, '  \n').replace(/( {2}\n){2,}/g, '\n\n');
-  if (body.trim()) parts.push(body);
-  if (message.attachments.length) parts.push(`**Attachments:**\n\n${message.attachments.map((a) => `- ${escapeText(a)}`).join('\n')}`);
+  if (header.length) content.push({ type: 'paragraph', content: header });
+  let body: Block[] = message.blocks ?? [];
+  if (!body.length && message.html?.trim()) body = (await htmlDocument(message.html)).blocks;
+  if (!body.length && message.text) body = textBlocks(message.text);
+  content.push(...body);
+  const attachments: Section[] = message.attachments.map((name) => ({ type: 'section', kind: 'attachment', name, content: [] }));
+  if (attachments.length) {
+    content.push(
+      { type: 'paragraph', content: [{ type: 'text', text: 'Attachments:', bold: true }] },
+      { type: 'list', ordered: false, items: message.attachments.map((name) => ({ content: [{ type: 'paragraph', content: [{ type: 'text', text: name }] }] })) },
+      ...attachments,
+    );
+  }
   const metadata: DocumentMetadata = compactMetadata({
     title: message.subject,
     author: message.from,
@@ -74,7 +101,8 @@ async function render(message: Message): Promise<ExtractResult> {
     cc: message.cc.length ? message.cc.join(', ') : undefined,
     created_date: message.date,
   });
-  return { markdown: finishMarkdown(parts.join('\n\n')), totalPages: 1, metadata };
+  const blocks: Block[] = content.length ? [{ type: 'section', kind: 'message', content }] : [];
+  return { document: { version: DOCUMENT_VERSION, metadata, blocks }, totalPages: 1 };
 }
 
 /** A message saved as UTF-16 (BOM, or NUL bytes between the ASCII of its first header). */
@@ -85,13 +113,13 @@ function decodeRaw(bytes: Buffer): Buffer | string {
   return bytes;
 }
 
-export async function extractEml(input: ExtractInput): Promise<ExtractResult> {
+export async function readEml(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const raw = decodeRaw(await readInputFile(input));
   const PostalMime = (await import('postal-mime')).default;
   const email = await parsing('email', () => PostalMime.parse(raw, { maxNestingDepth: 50, maxHeadersSize: 2 * 1024 * 1024 }));
   throwIfAborted(input.signal);
-  const result = await render({
+  const result = await read({
     subject: email.subject?.trim(),
     from: person(email.from)[0],
     to: (email.to ?? []).flatMap(person),
@@ -106,7 +134,7 @@ export async function extractEml(input: ExtractInput): Promise<ExtractResult> {
   return result;
 }
 
-export async function extractMsg(input: ExtractInput): Promise<ExtractResult> {
+export async function readMsg(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const bytes = await readInputFile(input);
   const Reader = await loadReader();
@@ -117,11 +145,9 @@ export async function extractMsg(input: ExtractInput): Promise<ExtractResult> {
     if (data.error) throw new Error(data.error);
     const recipients = (kind: 'to' | 'cc') =>
       (data.recipients ?? []).filter((r) => (r.recipType ?? 'to') === kind).flatMap((r) => person({ name: r.name, address: r.smtpAddress ?? r.email }));
-    let html = data.bodyHtml ?? (data.html ? new TextDecoder('utf-8').decode(data.html) : undefined);
+    const html = data.bodyHtml ?? (data.html ? new TextDecoder('utf-8').decode(data.html) : undefined);
     // Some messages keep their body only as compressed RTF.
-    if (!html && !data.body?.trim() && data.compressedRtf?.length) {
-      html = rtfToHtml(Buffer.from(decompressRTF([...data.compressedRtf])).toString('latin1')).html;
-    }
+    const blocks = !html && !data.body?.trim() && data.compressedRtf?.length ? rtfDocument(Buffer.from(decompressRTF([...data.compressedRtf])).toString('latin1')).blocks : undefined;
     return {
       subject: data.subject?.trim(),
       from: person({ name: data.senderName, address: data.senderSmtpAddress ?? data.senderEmail })[0],
@@ -129,12 +155,13 @@ export async function extractMsg(input: ExtractInput): Promise<ExtractResult> {
       cc: recipients('cc'),
       date: isoDate(data.clientSubmitTime ?? data.messageDeliveryTime ?? data.creationTime),
       html,
+      blocks,
       text: data.body,
       attachments: (data.attachments ?? []).filter((a) => !a.attachmentHidden).map((a) => a.fileName ?? a.name ?? '(unnamed attachment)'),
     } satisfies Message;
   });
   throwIfAborted(input.signal);
-  const result = await render(message);
+  const result = await read(message);
   input.onProgress(1, 1);
   return result;
 }

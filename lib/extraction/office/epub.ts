@@ -1,22 +1,24 @@
-import { ExtractionError, pageMarker, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
-import { compactMetadata, corrupt, finishMarkdown, isoDate, readInputFile, refuseTooManyPages } from './common';
-import { convertHtml } from './html';
+import { DOCUMENT_VERSION, type Section } from '@/lib/document/types';
+import { ExtractionError, throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
+import { compactMetadata, corrupt, isoDate, readInputFile, refuseTooManyPages } from './common';
+import { htmlDocument } from './html';
 import { childElements, firstChild, readXmlPart, textOf } from './xml';
 import { OfficeZip, resolvePartPath } from './zip';
 
 /*
- * EPUB → Markdown: the spine's documents in reading order, each converted through the HTML path
- * (so chapters get the same cleaning and tables as HTML pages). Each spine document with text is
- * a section starting with `<!-- page N -->` (N counts those sections; the book's own page numbers
- * are not known), so passages can be cited by chapter. Documents without text (a cover image)
- * add nothing. Metadata from the package document: title, author (creators), created_date,
- * language, publisher. Entries are read through the guarded zip reader; a book whose content
- * documents are encrypted (DRM; font obfuscation alone is fine) is ENCRYPTED_DOCUMENT.
+ * EPUB → the document model: the spine's documents in reading order, each read through the HTML
+ * path (so chapters get the same cleaning and tables as HTML pages). Each spine document with
+ * content is a chapter section numbered as a page (N counts those sections; the book's own page
+ * numbers are not known), so the Markdown starts it with `<!-- page N -->` and passages can be
+ * cited by chapter. Documents without content (an empty cover page) add nothing. Metadata from
+ * the package document: title, author (creators), created_date, language, publisher. Entries are
+ * read through the guarded zip reader; a book whose content documents are encrypted (DRM; font
+ * obfuscation alone is fine) is ENCRYPTED_DOCUMENT.
  */
 
 const HTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 
-export async function extractEpub(input: ExtractInput): Promise<ExtractResult> {
+export async function readEpub(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const zip = OfficeZip.open(await readInputFile(input), 'EPUB');
   const rootfile = childElements(firstChild(readXmlPart(zip, 'META-INF/container.xml'), 'rootfiles') ?? { name: '', attrs: {}, children: [] }, 'rootfile')[0];
@@ -52,14 +54,14 @@ export async function extractEpub(input: ExtractInput): Promise<ExtractResult> {
     publisher: dc('publisher')[0],
   });
 
-  const sections: string[] = [];
+  const sections: Section[] = [];
   for (const [i, item] of spine.entries()) {
     throwIfAborted(input.signal);
     const html = zip.text(item.href);
     if (html === undefined) continue;
-    const { markdown } = await convertHtml(html);
-    if (markdown.trim()) sections.push(`${pageMarker(sections.length + 1)}\n\n${markdown.trim()}`);
+    const { blocks } = await htmlDocument(html);
+    if (blocks.length) sections.push({ type: 'section', kind: 'chapter', page: sections.length + 1, content: blocks });
     input.onProgress(i + 1, spine.length);
   }
-  return { markdown: finishMarkdown(sections.join('\n\n')), totalPages: Math.max(sections.length, 1), metadata };
+  return { document: { version: DOCUMENT_VERSION, metadata, blocks: sections }, totalPages: Math.max(sections.length, 1) };
 }

@@ -7,15 +7,17 @@
  * XML, invalid UTF-8), ENCRYPTED_DOCUMENT, TOO_MANY_PAGES, CANCELLED. Empty documents complete
  * with empty Markdown.
  */
-export { extractDocx } from './docx';
-export { extractXlsx } from './xlsx';
-export { extractPptx } from './pptx';
-export { extractCsv, extractTsv } from './csv';
-export { extractHtml } from './html';
-export { extractText } from './text';
-export { extractOdf } from './odf';
-export { extractRst, extractOrg, extractXml, extractJson } from './text-formats';
-export { extractEml, extractMsg } from './email';
-export { extractEpub } from './epub';
-export { extractRtf } from './rtf';
-export { extractDoc, extractWithLibreOffice } from './legacy';
+export { readDocx } from './docx';
+export { readXlsx } from './xlsx';
+export { readPptx } from './pptx';
+export { readCsv, readTsv } from './csv';
+export { readHtml } from './html';
+export { readText } from './text';
+export { readOdf } from './odf';
+export { readRst } from './rst';
+export { readOrg } from './org';
+export { readXml, readJson } from './text-formats';
+export { readEml, readMsg } from './email';
+export { readEpub } from './epub';
+export { readRtf } from './rtf';
+export { readDoc, readWithLibreOffice } from './legacy';

@@ -4,11 +4,11 @@ import { pathToFileURL } from 'node:url';
 import type WordExtractor from 'word-extractor';
 import { extractionRefusal, findSoffice, LIBREOFFICE_TYPES } from '../formats';
 import { runProgram } from '../programs';
-import { ExtractionError, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
-import { corrupt, finishMarkdown, parsing, readInputFile } from './common';
-import { escapeText } from './markdown';
-import { extractPptx } from './pptx';
-import { extractXlsx } from './xlsx';
+import { DOCUMENT_VERSION, type Block } from '@/lib/document/types';
+import { ExtractionError, throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
+import { corrupt, parsing, readInputFile } from './common';
+import { readPptx } from './pptx';
+import { readXlsx } from './xlsx';
 
 /*
  * Office 97-2003 binaries.
@@ -41,7 +41,7 @@ function paragraphs(text: string): string[] {
     .filter(Boolean);
 }
 
-export async function extractDoc(input: ExtractInput): Promise<ExtractResult> {
+export async function readDoc(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const bytes = await readInputFile(input);
   const Extractor = await loadExtractor();
@@ -49,17 +49,17 @@ export async function extractDoc(input: ExtractInput): Promise<ExtractResult> {
   const body = paragraphs(doc.getBody());
   const boxes = paragraphs(doc.getTextboxes({ includeHeadersAndFooters: false, includeBody: true }));
   const notes = [...paragraphs(doc.getFootnotes()), ...paragraphs(doc.getEndnotes())];
-  const blocks = [...body, ...boxes.filter((box) => !body.includes(box)), ...notes].map(escapeText);
+  const blocks = [...body, ...boxes.filter((box) => !body.includes(box)), ...notes].map((text): Block => ({ type: 'paragraph', content: [{ type: 'text', text }] }));
   input.onProgress(1, 1);
-  return { markdown: finishMarkdown(blocks.join('\n\n')), totalPages: 1, metadata: {} };
+  return { document: { version: DOCUMENT_VERSION, metadata: {}, blocks }, totalPages: 1 };
 }
 
 const CONVERTED_TYPES = {
-  xlsx: { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extract: extractXlsx },
-  pptx: { mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', extract: extractPptx },
+  xlsx: { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', read: readXlsx },
+  pptx: { mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', read: readPptx },
 } as const;
 
-export async function extractWithLibreOffice(input: ExtractInput): Promise<ExtractResult> {
+export async function readWithLibreOffice(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const legacy = LIBREOFFICE_TYPES.get(input.mimeType);
   if (!legacy) throw new ExtractionError('UNSUPPORTED_FORMAT', `Documents of type ${input.mimeType} cannot be extracted`);
@@ -87,5 +87,5 @@ export async function extractWithLibreOffice(input: ExtractInput): Promise<Extra
     throw corrupt(`LibreOffice could not read the ${input.extension} file${why ? `: ${why}` : ''}`);
   }
   const target = CONVERTED_TYPES[legacy.target];
-  return target.extract({ ...input, path: converted, mimeType: target.mime, extension: `.${legacy.target}` });
+  return target.read({ ...input, path: converted, mimeType: target.mime, extension: `.${legacy.target}` });
 }

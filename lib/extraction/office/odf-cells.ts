@@ -1,12 +1,14 @@
 import { LIMITS } from './common';
+import type { CellSpan } from './sheet-blocks';
 import { type XmlElement, childElements } from './xml';
-import { cellKey } from './xlsx';
+import { cellKey } from './xlsx-cells';
 
 /*
- * Helpers shared by the OpenDocument reader (odf.ts), and the cells of a spreadsheet table for renderCellBlocks (the XLSX layout: each
- * block of adjacent cells a table). Repeats are expanded only for cells with text (Calc writes
- * its empty grid as one row repeated a million times), merged cells repeat their text over the
- * cells they cover (as the XLSX reader does), and LIMITS.cellsPerSheet bounds the total.
+ * Helpers shared by the OpenDocument reader (odf.ts), and the cells of a spreadsheet table for
+ * sheetBlocks (the XLSX layout: each block of adjacent cells a table). Repeats are expanded only
+ * for cells with text (Calc writes its empty grid as one row repeated a million times), a merged
+ * cell is one cell with its spans (as the XLSX reader has it), and LIMITS.cellsPerSheet bounds
+ * the positions the cells and their spans cover.
  */
 
 /** Most rows and columns a sheet has (Calc's and Excel's grid). */
@@ -35,7 +37,7 @@ export function tableRows(table: XmlElement): XmlElement[] {
 /** Charts, pictures and shapes anchored in a cell are not its value. */
 const DRAWINGS = new Set(['frame', 'custom-shape', 'g', 'rect', 'ellipse', 'line', 'connector', 'polygon', 'path', 'image', 'object']);
 
-/** A cell's text, unescaped (renderCellBlocks escapes it); annotations and notes left out. */
+/** A cell's text; annotations and notes left out. */
 function plainText(el: XmlElement): string {
   let out = '';
   for (const child of el.children) {
@@ -48,9 +50,21 @@ function plainText(el: XmlElement): string {
   return out;
 }
 
-/** A sheet's non-empty cells by cellKey, and whether LIMITS.cellsPerSheet cut it. */
-export function sheetCells(table: XmlElement): { cells: Map<number, string>; truncated: boolean } {
+export interface SheetCells {
+  /** Non-empty cells by cellKey. */
+  cells: Map<number, string>;
+  /** Merged cells' spans, by the key of the cell they start at. */
+  spans: Map<number, CellSpan>;
+  /** Positions the cells and their spans cover (what LIMITS.cellsPerSheet bounds). */
+  positions: number;
+  truncated: boolean;
+}
+
+/** A sheet's non-empty cells, their spans, and whether LIMITS.cellsPerSheet cut it. */
+export function sheetCells(table: XmlElement): SheetCells {
   const cells = new Map<number, string>();
+  const spans = new Map<number, CellSpan>();
+  let positions = 0;
   let r = 0;
   for (const row of tableRows(table)) {
     const rowRepeat = int(row.attrs['number-rows-repeated'], 1, MAX_ROW);
@@ -70,13 +84,16 @@ export function sheetCells(table: XmlElement): { cells: Map<number, string>; tru
       c += repeat;
     }
     for (let i = 0; values.length && i < rowRepeat && r + i < MAX_ROW; i++) {
-      if (cells.size + area > LIMITS.cellsPerSheet) return { cells, truncated: true };
+      if (positions + area > LIMITS.cellsPerSheet) return { cells, spans, positions, truncated: true };
       for (const v of values) {
-        for (let dr = 0; dr < v.rows; dr++) for (let dc = 0; dc < v.cols; dc++) cells.set(cellKey(r + i + 1 + dr, v.col + dc), v.text);
+        const key = cellKey(r + i + 1, v.col);
+        cells.set(key, v.text);
+        if (v.rows > 1 || v.cols > 1) spans.set(key, { rows: v.rows, cols: v.cols });
       }
+      positions += area;
     }
     r += rowRepeat;
   }
-  return { cells, truncated: false };
+  return { cells, spans, positions, truncated: false };
 }
 

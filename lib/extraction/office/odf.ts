@@ -1,138 +1,163 @@
-import { ExtractionError, pageMarker, throwIfAborted, type DocumentMetadata, type ExtractInput, type ExtractResult } from '../types';
-import { compactMetadata, finishMarkdown, isoDate, LIMITS, readInputFile, refuseTooManyPages } from './common';
-import { escapeText, markdownToCell, renderTable, safeHref } from './markdown';
-import { childElements, findAll, firstChild, readXmlPart, textOf, type XmlElement } from './xml';
+import { safeHref } from '@/lib/document/links';
+import type { Block, Footnote, Inline, List, ListItem, Section, Table } from '@/lib/document/types';
+import { ExtractionError, throwIfAborted, type DocumentMetadata, type ExtractedDocument, type ExtractInput } from '../types';
+import { compactMetadata, isoDate, LIMITS, readInputFile, refuseTooManyPages } from './common';
+import { collapseInlines, documentOf, flattenInlines, hasText, heading, note, paragraph, text } from './model';
 import { int, sheetCells, SKIPPED, tableRows } from './odf-cells';
-import { renderCellBlocks } from './xlsx';
+import { sheetBlocks } from './sheet-blocks';
+import { tableFromGrid, type GridRow } from './table-model';
+import { childElements, findAll, firstChild, readXmlPart, textOf, type XmlElement } from './xml';
 import { OfficeZip } from './zip';
 
 /*
- * OpenDocument (ODT, ODS, ODP) → Markdown, read from content.xml through the guarded zip reader,
- * in the shapes the OOXML extractors produce:
+ * OpenDocument (ODT, ODS, ODP) → the document model, read from content.xml through the guarded
+ * zip reader, in the shapes the OOXML readers give:
  *
  * - Text: text:h → heading of its outline level; text:p → paragraph; text:list → nested list
- *   (numbered when its list style numbers that level); table:table → GFM table (a merged cell's
- *   text written once, the positions it covers left empty); frames' text boxes read in place; footnotes after
- *   the text. No page markers (ODT has no fixed pages, like DOCX).
- * - Spreadsheet: one `<!-- page N -->` + `## sheet` section per sheet, each block of adjacent
- *   cells a GFM table as for XLSX; repeated rows and columns (Calc writes a million empty ones)
- *   cost only the cells with text, and LIMITS.cellsPerSheet cut a sheet with a note.
- * - Presentation: one `<!-- page N -->` section per slide, the title frame as `## title`, the
- *   other frames in order, speaker notes as a `> **Notes:**` quote.
+ *   (numbered when its list style numbers that level); table:table → table (a merged cell once,
+ *   with its spans; table:table-header-rows as header rows); frames' text boxes read in place;
+ *   notes → footnotes after the text. No page sections (ODT has no fixed pages, like DOCX).
+ * - Spreadsheet: one `sheet` section per sheet (page N, its name, the name as a level-2
+ *   heading), each block of adjacent cells a table as for XLSX; repeated rows and columns (Calc
+ *   writes a million empty ones) cost only the cells with text, and LIMITS.cellsPerSheet cut a
+ *   sheet with a note.
+ * - Presentation: one `slide` section per slide, the title frame as a level-2 heading, the other
+ *   frames in order, speaker notes as a quote ("**Notes:** …"), the slide's notes after it.
  * - Metadata from meta.xml: title, author (initial creator or creator), created_date.
  */
 
 interface Context {
   /** List style name → levels (1-based) that are numbered. */
   numbered: Map<string, Set<number>>;
-  notes: string[];
+  /** Notes met so far, numbered in document order. */
+  notes: Footnote[];
+  /** Notes not yet placed (a slide's go after the slide, a text's after the text). */
+  pending: Footnote[];
 }
 
-function inline(el: XmlElement, ctx: Context): string {
-  let out = '';
+function withHref(content: Inline[], href: string): Inline[] {
+  return content.map((run) => (run.type === 'text' ? { ...run, href } : run));
+}
+
+function inline(el: XmlElement, ctx: Context): Inline[] {
+  const out: Inline[] = [];
   for (const child of el.children) {
     if (typeof child === 'string') {
-      out += escapeText(child.replace(/\s+/g, ' '));
+      out.push(text(child.replace(/\s+/g, ' ')));
       continue;
     }
     switch (child.name) {
       case 's':
-        out += ' '.repeat(int(child.attrs.c, 1, 100));
+        out.push(text(' '.repeat(int(child.attrs.c, 1, 100))));
         break;
       case 'tab':
       case 'line-break':
-        out += ' ';
+        out.push(text(' '));
         break;
       case 'note': {
         const body = firstChild(child, 'note-body');
-        const text = body ? blocks(body, ctx).join(' ') : '';
-        if (text) {
-          ctx.notes.push(text.replace(/\s+/g, ' '));
-          out += `[^${ctx.notes.length}]`;
+        const content = body ? blocks(body, ctx) : [];
+        if (content.length) {
+          const footnote: Footnote = { type: 'footnote', label: String(ctx.notes.length + 1), content };
+          ctx.notes.push(footnote);
+          ctx.pending.push(footnote);
+          out.push({ type: 'footnote_ref', label: footnote.label });
         }
         break;
       }
       case 'a': {
-        const text = inline(child, ctx);
-        const href = safeHref(child.attrs['xlink:href']);
-        out += href && text.trim() ? `[${text.trim()}](${href})` : text;
+        const content = inline(child, ctx);
+        const target = (child.attrs['xlink:href'] ?? '').trim();
+        out.push(...(safeHref(target) && hasText(content) ? withHref(content, target) : content));
         break;
       }
       case 'frame':
-        out += ` ${blocks(child, ctx).join(' ')} `;
+        out.push(text(' '), ...flattenInlines(blocks(child, ctx)), text(' '));
         break;
       default:
-        if (!SKIPPED.has(child.name)) out += inline(child, ctx);
+        if (!SKIPPED.has(child.name)) out.push(...inline(child, ctx));
     }
   }
   return out;
 }
 
-function renderList(list: XmlElement, depth: number, ctx: Context, out: string[], style?: string): void {
+function readList(list: XmlElement, depth: number, ctx: Context, style?: string): List | undefined {
   const styleName = list.attrs['text:style-name'] ?? style;
-  const numbered = styleName ? ctx.numbered.get(styleName)?.has(depth + 1) : false;
+  const ordered = (styleName ? ctx.numbered.get(styleName)?.has(depth + 1) : false) ?? false;
+  const items: ListItem[] = [];
   let n = 0;
   for (const item of childElements(list)) {
     if (item.name !== 'list-item' && item.name !== 'list-header') continue;
     n++;
-    const marker = numbered ? `${n}. ` : '- ';
-    const pad = '  '.repeat(depth);
-    let first = true;
+    const content: Block[] = [];
     for (const child of childElements(item)) {
       if (child.name === 'list') {
-        renderList(child, depth + 1, ctx, out, styleName);
-        continue;
-      }
-      for (const block of blocks({ name: 'item', attrs: {}, children: [child] }, ctx)) {
-        out.push(`${pad}${first ? marker : ' '.repeat(marker.length)}${block.replace(/\n/g, ' ')}`);
-        first = false;
-      }
+        const nested = readList(child, depth + 1, ctx, styleName);
+        if (nested) content.push(nested);
+      } else content.push(...blocks({ name: 'item', attrs: {}, children: [child] }, ctx));
     }
+    if (!content.length) continue;
+    const entry: ListItem = { content };
+    // An empty item still takes its number.
+    if (ordered && n !== items.length + 1) entry.number = n;
+    items.push(entry);
   }
+  return items.length ? { type: 'list', ordered, items } : undefined;
 }
 
-function renderOdfTable(table: XmlElement, ctx: Context): string {
-  const grid: string[][] = [];
+/** Header rows: the rows of the table:table-header-rows at the table's top. */
+function headerRowCount(table: XmlElement): number {
+  let count = 0;
+  for (const child of childElements(table)) {
+    if (child.name === 'table-header-rows') count += tableRows(child).length;
+    else if (child.name === 'table-row' || /^table-(rows|row-group)$/.test(child.name)) break;
+  }
+  return count;
+}
+
+function readTable(table: XmlElement, ctx: Context): Table | undefined {
+  const grid: GridRow[] = [];
   for (const row of tableRows(table).slice(0, LIMITS.tableCells)) {
-    const cells: string[] = [];
+    const cells: GridRow = [];
+    let c = 0;
     for (const cell of childElements(row)) {
       if (cell.name !== 'table-cell' && cell.name !== 'covered-table-cell') continue;
-      const text = cell.name === 'table-cell' ? markdownToCell(blocks(cell, ctx).join(' ')) : undefined;
       const repeat = int(cell.attrs['number-columns-repeated'], 1, LIMITS.tableColumns);
-      for (let i = 0; i < repeat && cells.length < LIMITS.tableColumns; i++) {
-        // A covered cell stays empty: the merged cell's text is written once, where it starts.
-        cells.push(text ?? '');
+      // A covered cell holds no text: the merged cell's is written once, where it starts.
+      const content = cell.name === 'table-cell' ? flattenInlines(blocks(cell, ctx)) : [];
+      const colSpan = int(cell.attrs['number-columns-spanned'], 1, LIMITS.tableColumns);
+      const rowSpan = int(cell.attrs['number-rows-spanned'], 1, LIMITS.tableCells);
+      for (let i = 0; i < repeat && c < LIMITS.tableColumns; i++, c++) {
+        if (content.length) cells[c] = { content, colSpan, rowSpan };
       }
     }
     grid.push(cells);
   }
-  const rows = grid.filter((r) => r.some(Boolean));
-  return rows.length ? renderTable(rows) : '';
+  return tableFromGrid(grid, { headerRows: headerRowCount(table) });
 }
 
-/** The Markdown blocks of an element's block-level children. */
-function blocks(el: XmlElement, ctx: Context): string[] {
-  const out: string[] = [];
+/** The blocks of an element's block-level children. */
+function blocks(el: XmlElement, ctx: Context): Block[] {
+  const out: Block[] = [];
   for (const child of childElements(el)) {
     switch (child.name) {
       case 'h': {
-        const text = inline(child, ctx).trim();
-        if (text) out.push(`${'#'.repeat(int(child.attrs['outline-level'], 1, 6))} ${text}`);
+        const content = collapseInlines(inline(child, ctx));
+        if (hasText(content)) out.push(heading(int(child.attrs['outline-level'], 1, 6), content));
         break;
       }
       case 'p': {
-        const text = inline(child, ctx).trim();
-        if (text) out.push(text);
+        const content = inline(child, ctx);
+        if (hasText(content)) out.push(paragraph(content));
         break;
       }
       case 'list': {
-        const items: string[] = [];
-        renderList(child, 0, ctx, items);
-        if (items.length) out.push(items.join('\n'));
+        const list = readList(child, 0, ctx);
+        if (list) out.push(list);
         break;
       }
       case 'table': {
-        const table = renderOdfTable(child, ctx);
+        const table = readTable(child, ctx);
         if (table) out.push(table);
         break;
       }
@@ -162,12 +187,12 @@ function numberedLevels(...roots: (XmlElement | undefined)[]): Map<string, Set<n
 
 function readMeta(zip: OfficeZip): DocumentMetadata {
   const meta = firstChild(readXmlPart(zip, 'meta.xml'), 'meta');
-  const text = (name: string) => (firstChild(meta, name) ? textOf(firstChild(meta, name)).trim() : undefined);
+  const value = (name: string) => (firstChild(meta, name) ? textOf(firstChild(meta, name)).trim() : undefined);
   return compactMetadata({
-    title: text('title'),
-    author: text('initial-creator') || text('creator'),
-    created_date: isoDate(text('creation-date')),
-    subject: text('subject'),
+    title: value('title'),
+    author: value('initial-creator') || value('creator'),
+    created_date: isoDate(value('creation-date')),
+    subject: value('subject'),
   });
 }
 
@@ -186,7 +211,28 @@ function lengthMm(value: string | undefined): number | undefined {
   return match ? Number(match[1]) * MM_PER_UNIT[match[2]] : undefined;
 }
 
-export async function extractOdf(input: ExtractInput): Promise<ExtractResult> {
+function sheetSection(unit: XmlElement, page: number): Section {
+  const name = unit.attrs['table:name'] ?? '';
+  const { cells, spans, positions, truncated } = sheetCells(unit);
+  const content: Block[] = [heading(2, name), ...sheetBlocks(cells, spans)];
+  if (truncated) content.push(note(`The sheet is truncated: only its first ${positions.toLocaleString('en-US')} cells were extracted.`));
+  return { type: 'section', kind: 'sheet', page, name, content };
+}
+
+function slideSection(unit: XmlElement, page: number, ctx: Context): Section {
+  const content: Block[] = [];
+  const frames = childElements(unit, 'frame');
+  const title = flattenInlines(frames.filter((f) => f.attrs['presentation:class'] === 'title').flatMap((f) => blocks(f, ctx)));
+  if (hasText(title)) content.push(heading(2, title));
+  const shapes = childElements(unit).filter((c) => c.attrs['presentation:class'] !== 'title' && c.name !== 'notes');
+  for (const frame of readingOrder(shapes)) content.push(...blocks({ name: 'slide', attrs: {}, children: [frame] }, ctx));
+  const notes = flattenInlines(blocks(firstChild(unit, 'notes') ?? { name: 'notes', attrs: {}, children: [] }, ctx));
+  if (hasText(notes)) content.push({ type: 'quote', content: [paragraph([text('Notes:', { bold: true }), text(' '), ...notes])] });
+  content.push(...ctx.pending.splice(0));
+  return { type: 'section', kind: 'slide', page, content };
+}
+
+export async function readOdf(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const zip = OfficeZip.open(await readInputFile(input), 'ODF');
   if (/encryption-data/.test(zip.text('META-INF/manifest.xml') ?? '')) {
@@ -195,45 +241,26 @@ export async function extractOdf(input: ExtractInput): Promise<ExtractResult> {
   const content = readXmlPart(zip, 'content.xml');
   const body = firstChild(content, 'body');
   if (!content || !body) throw new ExtractionError('CORRUPT_DOCUMENT', 'The OpenDocument file has no content.xml body');
-  const ctx: Context = { numbered: numberedLevels(content, readXmlPart(zip, 'styles.xml')), notes: [] };
+  const ctx: Context = { numbered: numberedLevels(content, readXmlPart(zip, 'styles.xml')), notes: [], pending: [] };
   const metadata = readMeta(zip);
   throwIfAborted(input.signal);
 
   const sheets = firstChild(body, 'spreadsheet');
   const slides = firstChild(body, 'presentation');
-  const sections: string[] = [];
   if (sheets || slides) {
     const units = sheets ? childElements(sheets, 'table') : childElements(slides!, 'page');
     refuseTooManyPages(units.length, input.maxPages, sheets ? 'sheets' : 'slides');
+    const sections: Section[] = [];
     units.forEach((unit, i) => {
       throwIfAborted(input.signal);
-      const name = unit.attrs['table:name'] ?? unit.attrs['draw:name'] ?? '';
-      const parts = [pageMarker(i + 1)];
-      if (sheets) {
-        parts.push(`## ${escapeText(name)}`);
-        const { cells, truncated } = sheetCells(unit);
-        parts.push(renderCellBlocks(cells));
-        if (truncated) parts.push(`*The sheet is truncated: only its first ${cells.size.toLocaleString('en-US')} cells were extracted.*`);
-      } else {
-        const frames = childElements(unit, 'frame');
-        const title = frames.filter((f) => f.attrs['presentation:class'] === 'title').flatMap((f) => blocks(f, ctx));
-        if (title.length) parts.push(`## ${title.join(' ').replace(/\s+/g, ' ')}`);
-        const shapes = childElements(unit).filter((c) => c.attrs['presentation:class'] !== 'title' && c.name !== 'notes');
-        for (const frame of readingOrder(shapes)) {
-          parts.push(...blocks({ name: 'slide', attrs: {}, children: [frame] }, ctx));
-        }
-        const notes = blocks(firstChild(unit, 'notes') ?? { name: 'notes', attrs: {}, children: [] }, ctx).join(' ').replace(/\s+/g, ' ').trim();
-        if (notes) parts.push(`> **Notes:** ${notes}`);
-      }
-      sections.push(parts.join('\n\n'));
+      sections.push(sheets ? sheetSection(unit, i + 1) : slideSection(unit, i + 1, ctx));
       input.onProgress(i + 1, units.length);
     });
-    return { markdown: finishMarkdown(sections.join('\n\n')), totalPages: Math.max(units.length, 1), metadata };
+    return { document: documentOf(metadata, sections), totalPages: Math.max(units.length, 1) };
   }
 
-  const text = firstChild(body, 'text') ?? body;
-  const markdown = [...blocks(text, ctx), ...ctx.notes.map((note, i) => `[^${i + 1}]: ${note}`)].join('\n\n');
+  const out = blocks(firstChild(body, 'text') ?? body, ctx);
+  out.push(...ctx.pending.splice(0));
   input.onProgress(1, 1);
-  return { markdown: finishMarkdown(markdown), totalPages: 1, metadata };
+  return { document: documentOf(metadata, out), totalPages: 1 };
 }
-

@@ -4,13 +4,14 @@ import { childElements, firstChild, path, textOf, type XmlElement } from './xml'
  * Office Math (OMML, the m: namespace of DOCX) to LaTeX.
  *
  * mammoth ignores equations entirely, so the DOCX extractor converts each m:oMath element here
- * and puts the LaTeX back into the text as $…$ (inline) or $$…$$ (display, m:oMathPara). The
- * structures Word produces are covered: runs, fractions, scripts, radicals, n-ary operators,
- * delimiters, functions, limits, group characters, accents, bars, boxes, equation arrays and
- * matrices. Unknown elements contribute their content.
+ * and puts the LaTeX back into the document as inline math, or a formula block for a display
+ * equation (m:oMathPara). The structures Word produces are covered: runs, fractions, scripts,
+ * radicals, n-ary operators, delimiters, functions, limits, group characters, accents, bars,
+ * boxes, equation arrays and matrices. Unknown elements contribute their content.
  *
- * The LaTeX never contains "<" directly followed by a letter or "|" (it could open raw HTML in
- * Markdown, or split a table cell): "<" is written with spaces around it and "|" as \vert.
+ * The LaTeX never contains "<" directly followed by a letter or "|" (the renderer writes math as
+ * it is, where these could open raw HTML or split a table cell): "<" is written with spaces
+ * around it and "|" as \vert.
  */
 
 const SYMBOLS: Record<string, string> = {

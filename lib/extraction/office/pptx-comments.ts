@@ -1,12 +1,13 @@
+import type { Quote } from '@/lib/document/types';
 import { paragraphText } from './drawingml';
-import { escapeText } from './markdown';
+import { paragraph, text } from './model';
 import { childElements, firstChild, readRelationships, readXmlPart, textOf, type XmlElement } from './xml';
 import { relsPathOf, resolvePartPath, type OfficeZip } from './zip';
 
 /*
- * Slide comments, written like speaker notes: a blockquote at the end of the slide's section,
- * one "**Comment by <author>:** text" paragraph per comment and "**Reply by <author>:**" for
- * each reply of a modern comment, in the order the comment part stores them.
+ * Slide comments, read like speaker notes: a quote at the end of the slide's section, one
+ * "**Comment by <author>:** text" paragraph per comment and "**Reply by <author>:**" for each
+ * reply of a modern comment, in the order the comment part stores them.
  *
  * - Legacy comments (PowerPoint 2007–2019): ppt/comments/commentN.xml (p:cmLst / p:cm / p:text),
  *   authors in ppt/commentAuthors.xml (p:cmAuthor id → name).
@@ -52,7 +53,7 @@ function bodyText(el: XmlElement | undefined): string {
   return textOf(firstChild(el, 'text')).replace(/\s+/g, ' ').trim();
 }
 
-function readComments(root: XmlElement, authors: CommentAuthors): SlideComment[] {
+function commentsOf(root: XmlElement, authors: CommentAuthors): SlideComment[] {
   const comments: SlideComment[] = [];
   for (const cm of childElements(root, 'cm')) {
     const text = bodyText(cm);
@@ -65,23 +66,25 @@ function readComments(root: XmlElement, authors: CommentAuthors): SlideComment[]
   return comments;
 }
 
-/** The comments blockquote of a slide, or '' when it has none. */
-export function renderComments(
+/** The comments quote of a slide; none when it has no comments. */
+export function readComments(
   zip: OfficeZip,
   slidePart: string,
   rels: Map<string, { target: string; type: string; external: boolean }>,
   authors: CommentAuthors,
-): string {
+): Quote | undefined {
   const comments: SlideComment[] = [];
   for (const rel of rels.values()) {
     if (rel.external || !rel.type.endsWith('/comments')) continue;
     const root = readXmlPart(zip, resolvePartPath(slidePart, rel.target));
-    if (root) comments.push(...readComments(root, authors));
+    if (root) comments.push(...commentsOf(root, authors));
   }
-  return comments
-    .map((c) => {
-      const label = `${c.reply ? 'Reply' : 'Comment'}${c.author ? ` by ${escapeText(c.author)}` : ''}`;
-      return `> **${label}:** ${escapeText(c.text)}`;
-    })
-    .join('\n>\n');
+  if (comments.length === 0) return undefined;
+  return {
+    type: 'quote',
+    content: comments.map((c) => {
+      const label = `${c.reply ? 'Reply' : 'Comment'}${c.author ? ` by ${c.author}` : ''}:`;
+      return paragraph([text(label, { bold: true }), text(` ${c.text}`)]);
+    }),
+  };
 }

@@ -1,37 +1,39 @@
-import { pageMarker, throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
-import { corrupt, finishMarkdown, readInputFile, refuseTooManyPages } from './common';
-import { imagePlaceholder, paragraphText, renderChart, renderDrawingTable, renderTextBody } from './drawingml';
-import { escapeText } from './markdown';
-import { CommentAuthors, renderComments } from './pptx-comments';
+import type { Block, Quote, Section } from '@/lib/document/types';
+import { throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
+import { corrupt, readInputFile, refuseTooManyPages } from './common';
+import { paragraphText, readChart, readDrawingTable, readPicture, readTextBody } from './drawingml';
+import { documentOf, heading, paragraph, text } from './model';
+import { CommentAuthors, readComments } from './pptx-comments';
 import { childElements, firstChild, path, readCoreProperties, readRelationships, readXmlPart, type XmlElement } from './xml';
 import { OfficeZip, relsPathOf, resolvePartPath } from './zip';
 
 /*
- * PPTX → Markdown, one section per slide, read directly from the package XML.
+ * PPTX → the document model, one section per slide, read directly from the package XML.
  *
  * - Slide order: p:sldIdLst of ppt/presentation.xml through its relationships.
- * - Each slide starts with `<!-- page N -->` (slides are the pages); total_pages = slide count.
- * - The title placeholder (type title / ctrTitle) becomes `## <title>`; the other shapes follow in
- *   reading order (top to bottom, left to right; shapes whose tops are within 5% of the slide
- *   height count as one row). A placeholder without its own position takes its layout's.
+ * - Each slide is a `slide` section with its page number (slides are the pages); total_pages =
+ *   slide count.
+ * - The title placeholder (type title / ctrTitle) becomes a level-2 heading; the other shapes
+ *   follow in reading order (top to bottom, left to right; shapes whose tops are within 5% of the
+ *   slide height count as one row). A placeholder without its own position takes its layout's.
  * - Text frames: paragraphs; bulleted / numbered paragraphs (a:buChar / a:buAutoNum, or body
  *   placeholders, whose bullets come from the master) become list items nested by a:pPr lvl.
- * - Tables (a:tbl): GFM tables, first row as header, merged cells repeated in every position.
- * - Charts: a caption line and a table of the chart's cached data (see drawingml.ts).
- * - Pictures: an italic "Image: <alt>" line when they have a description; SmartArt and media are
- *   skipped.
- * - Speaker notes: a blockquote "> **Notes:** …" at the end of the slide's section, then the
- *   slide's comments (legacy and modern) with their authors, "> **Comment by <author>:** …"
- *   (see pptx-comments.ts).
+ * - Tables (a:tbl): tables whose merged cells (gridSpan / rowSpan, hMerge / vMerge) are one cell
+ *   with their spans.
+ * - Charts: a table of the chart's cached data, captioned with its kind and title (drawingml.ts).
+ * - Pictures: a picture with its description, when it has one; SmartArt and media are skipped.
+ * - Speaker notes: a quote ("**Notes:** …") at the end of the slide's section, then the slide's
+ *   comments (legacy and modern) with their authors, a quote of "**Comment by <author>:** …"
+ *   paragraphs (see pptx-comments.ts).
  * - Metadata: docProps/core.xml.
  */
 
-interface Block {
+interface Shape {
   /** Position of the shape's top-left corner (EMU); undefined when unknown. */
   x?: number;
   y?: number;
   order: number;
-  markdown: string;
+  blocks: Block[];
 }
 
 interface Position {
@@ -117,21 +119,21 @@ interface SlideContext {
   rowTolerance: number;
 }
 
-/** Blocks of a shape tree (slide or group), in document order; titles go to ctx.titles. */
-function collectBlocks(tree: XmlElement, ctx: SlideContext): Block[] {
-  const blocks: Block[] = [];
+/** Shapes of a shape tree (slide or group), in document order; titles go to ctx.titles. */
+function collectShapes(tree: XmlElement, ctx: SlideContext): Shape[] {
+  const shapes: Shape[] = [];
   for (const child of childElements(tree)) {
     const shape = child;
     if (shape.name === 'AlternateContent') {
       const branch = firstChild(shape, 'Fallback') ?? firstChild(shape, 'Choice');
       if (!branch) continue;
-      blocks.push(...collectBlocks(branch, ctx));
+      shapes.push(...collectShapes(branch, ctx));
       continue;
     }
     const ph = placeholderOf(shape);
     const pos = offsetOf(shape) ?? (ph ? ctx.layouts.lookup(ctx.layoutPart, ph) : undefined);
     const order = ctx.counter.n++;
-    let markdown = '';
+    let blocks: Block[] = [];
     switch (shape.name) {
       case 'sp': {
         if (ph && TITLE_TYPES.has(ph.type)) {
@@ -140,64 +142,67 @@ function collectBlocks(tree: XmlElement, ctx: SlideContext): Block[] {
           continue;
         }
         const defaultBullets = ph !== undefined && !NON_BULLET_TYPES.has(ph.type);
-        markdown = renderTextBody(firstChild(shape, 'txBody'), defaultBullets);
+        blocks = readTextBody(firstChild(shape, 'txBody'), defaultBullets);
         break;
       }
       case 'graphicFrame': {
         const data = path(shape, 'graphic', 'graphicData');
         const tbl = firstChild(data, 'tbl');
         const chartRel = ctx.rels.get(firstChild(data, 'chart')?.attrs['r:id'] ?? '');
-        if (tbl) markdown = renderDrawingTable(tbl);
-        else if (chartRel && !chartRel.external) {
+        const table = tbl ? readDrawingTable(tbl) : undefined;
+        if (table) blocks = [table];
+        else if (!tbl && chartRel && !chartRel.external) {
           const descr = path(shape, 'nvGraphicFramePr', 'cNvPr')?.attrs.descr;
-          markdown = renderChart(ctx.zip, resolvePartPath(ctx.slidePart, chartRel.target), descr);
+          blocks = readChart(ctx.zip, resolvePartPath(ctx.slidePart, chartRel.target), descr);
         }
         break;
       }
-      case 'grpSp': {
-        // A group reads as one block at the group's position, its members in their own order.
-        const inner = collectBlocks(shape, ctx);
-        markdown = sortBlocks(inner, ctx.rowTolerance).map((b) => b.markdown).join('\n\n');
+      case 'grpSp':
+        // A group reads as one shape at the group's position, its members in their own order.
+        blocks = sortShapes(collectShapes(shape, ctx), ctx.rowTolerance).flatMap((s) => s.blocks);
+        break;
+      case 'pic': {
+        const picture = readPicture(path(shape, 'nvPicPr', 'cNvPr')?.attrs.descr);
+        if (picture) blocks = [picture];
         break;
       }
-      case 'pic':
-        markdown = imagePlaceholder(path(shape, 'nvPicPr', 'cNvPr')?.attrs.descr);
-        break;
       default:
         break;
     }
-    if (markdown.trim()) blocks.push({ x: pos?.x, y: pos?.y, order, markdown });
+    if (blocks.length) shapes.push({ x: pos?.x, y: pos?.y, order, blocks });
   }
-  return blocks;
+  return shapes;
 }
 
 /** Reading order: rows of shapes (tops within `tolerance`) top to bottom, each row left to right. */
-function sortBlocks(blocks: Block[], tolerance: number): Block[] {
-  const placed = blocks.filter((b) => b.y !== undefined).sort((a, b) => a.y! - b.y! || a.x! - b.x! || a.order - b.order);
-  const unplaced = blocks.filter((b) => b.y === undefined);
-  const rows: Block[][] = [];
-  for (const block of placed) {
+function sortShapes(shapes: Shape[], tolerance: number): Shape[] {
+  const placed = shapes.filter((s) => s.y !== undefined).sort((a, b) => a.y! - b.y! || a.x! - b.x! || a.order - b.order);
+  const unplaced = shapes.filter((s) => s.y === undefined);
+  const rows: Shape[][] = [];
+  for (const shape of placed) {
     const row = rows[rows.length - 1];
-    if (row && block.y! - row[0].y! <= tolerance) row.push(block);
-    else rows.push([block]);
+    if (row && shape.y! - row[0].y! <= tolerance) row.push(shape);
+    else rows.push([shape]);
   }
   return [...rows.flatMap((row) => row.sort((a, b) => a.x! - b.x! || a.order - b.order)), ...unplaced];
 }
 
-function renderNotes(zip: OfficeZip, notesPart: string): string {
+/** The speaker notes of a slide: a quote whose first paragraph starts with "**Notes:**". */
+function readNotes(zip: OfficeZip, notesPart: string): Quote | undefined {
   const root = readXmlPart(zip, notesPart);
   const tree = path(root, 'cSld', 'spTree');
-  if (!tree) return '';
+  if (!tree) return undefined;
   const paragraphs: string[] = [];
   for (const shape of childElements(tree, 'sp')) {
     if (placeholderOf(shape)?.type !== 'body') continue;
     for (const p of childElements(firstChild(shape, 'txBody') ?? shape, 'p')) {
-      const text = paragraphText(p);
-      if (text) paragraphs.push(escapeText(text));
+      const value = paragraphText(p);
+      if (value) paragraphs.push(value);
     }
   }
-  if (paragraphs.length === 0) return '';
-  return `> **Notes:** ${paragraphs.join('\n>\n> ')}`;
+  if (paragraphs.length === 0) return undefined;
+  const [first, ...rest] = paragraphs;
+  return { type: 'quote', content: [paragraph([text('Notes:', { bold: true }), text(` ${first}`)]), ...rest.map((p) => paragraph(p))] };
 }
 
 function presentationPart(zip: OfficeZip): string {
@@ -207,7 +212,7 @@ function presentationPart(zip: OfficeZip): string {
   return 'ppt/presentation.xml';
 }
 
-export async function extractPptx(input: ExtractInput): Promise<ExtractResult> {
+export async function readPptx(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   const zip = OfficeZip.open(await readInputFile(input), 'PPTX');
   const presPart = presentationPart(zip);
@@ -227,7 +232,7 @@ export async function extractPptx(input: ExtractInput): Promise<ExtractResult> {
   const layouts = new LayoutPositions(zip);
   const authors = new CommentAuthors(zip, presPart);
 
-  const sections: string[] = [];
+  const sections: Section[] = [];
   let hasContent = false;
   for (const [i, slidePart] of slideParts.entries()) {
     throwIfAborted(input.signal);
@@ -248,24 +253,21 @@ export async function extractPptx(input: ExtractInput): Promise<ExtractResult> {
       rowTolerance: slideHeight * 0.05,
     };
     const tree = path(slide, 'cSld', 'spTree');
-    const blocks = tree ? sortBlocks(collectBlocks(tree, ctx), ctx.rowTolerance) : [];
-    const parts = [pageMarker(i + 1)];
-    if (ctx.titles.length) parts.push(`## ${escapeText(ctx.titles.join(' '))}`);
-    parts.push(...blocks.map((b) => b.markdown));
-    if (notesRel) {
-      const notes = renderNotes(zip, resolvePartPath(slidePart, notesRel.target));
-      if (notes) parts.push(notes);
-    }
-    const comments = renderComments(zip, slidePart, relMap, authors);
-    if (comments) parts.push(comments);
-    hasContent ||= parts.length > 1;
-    sections.push(parts.join('\n\n'));
+    const shapes = tree ? sortShapes(collectShapes(tree, ctx), ctx.rowTolerance) : [];
+    const content: Block[] = [];
+    if (ctx.titles.length) content.push(heading(2, ctx.titles.join(' ')));
+    content.push(...shapes.flatMap((s) => s.blocks));
+    const notes = notesRel ? readNotes(zip, resolvePartPath(slidePart, notesRel.target)) : undefined;
+    if (notes) content.push(notes);
+    const comments = readComments(zip, slidePart, relMap, authors);
+    if (comments) content.push(comments);
+    hasContent ||= content.length > 0;
+    sections.push({ type: 'section', kind: 'slide', page: i + 1, content });
     input.onProgress(i + 1, slideParts.length);
   }
   return {
     // Slides without any text make an empty document (no lone page markers).
-    markdown: hasContent ? finishMarkdown(sections.join('\n\n')) : '',
+    document: documentOf(metadata, hasContent ? sections : []),
     totalPages: Math.max(slideParts.length, 1),
-    metadata,
   };
 }

@@ -1,16 +1,17 @@
-import { throwIfAborted, type ExtractInput, type ExtractResult } from '../types';
+import { DOCUMENT_VERSION, type Block, type HeadingLevel, type TableCell } from '@/lib/document/types';
+import { throwIfAborted, type DocumentMetadata, type ExtractedDocument, type ExtractInput } from '../types';
 import { compactMetadata, corrupt, parsing, readInputFile } from './common';
-import { convertHtml } from './html';
 
 /*
- * RTF → HTML → the HTML path. RTF is read here rather than with @iarna/rtf-to-html: its parser
+ * RTF → the document model. RTF is read here rather than with @iarna/rtf-to-html: its parser
  * (rtf-parser 1.3.3, the latest) throws from inside a stream callback — an uncaught exception
  * that ends the process — on an RTF without a font table, and it has no tables.
  *
  * What is read: text in the document's code page (\ansicpg, or the font's \fcharset), \uN
  * characters (skipping the \ucN fallback), paragraphs, headings (\outlinelevel, or a style named
  * "heading N" / "Title"), list paragraphs (their \listtext or \pntext bullet or number), tables
- * (\cell, \row; nested tables flattened into their cell), field results (link text), and from
+ * (\cell, \row; nested tables flattened into their cell; a table of one cell is its text, as a
+ * layout box; rows without text are left out), field results (link text), and from
  * \info: title, author, created_date. Pictures, objects, headers, footers, footnotes, comments
  * and every other destination are skipped. Groups are tracked on an explicit stack (so nesting
  * cannot overflow the call stack) of at most MAX_GROUP_DEPTH groups: deeper is CORRUPT_DOCUMENT.
@@ -53,8 +54,6 @@ interface Paragraph {
   marker: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 function decoderFor(codepage: number): TextDecoder {
   try {
     return new TextDecoder(codepage === 65001 ? 'utf-8' : `windows-${codepage}`);
@@ -63,8 +62,10 @@ function decoderFor(codepage: number): TextDecoder {
   }
 }
 
-/** Converts an RTF document to HTML and its \info metadata. */
-export function rtfToHtml(rtf: string): { html: string; metadata: ExtractResult['metadata'] } {
+const paragraph = (text: string): Block => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+
+/** An RTF document's blocks and its \info metadata. */
+export function rtfDocument(rtf: string): { blocks: Block[]; metadata: DocumentMetadata } {
   if (!rtf.startsWith('{\\rtf')) throw corrupt('The RTF file does not start with {\\rtf');
   let state: State = { skip: false, uc: 1, style: 0, intbl: false, list: false };
   const stack: State[] = [];
@@ -80,8 +81,8 @@ export function rtfToHtml(rtf: string): { html: string; metadata: ExtractResult[
   let cell = '';
   let row: string[] = [];
   let table: string[][] = [];
-  const blocks: string[] = [];
-  let listItems: { ordered: boolean; html: string }[] = [];
+  const blocks: Block[] = [];
+  let listItems: { ordered: boolean; text: string }[] = [];
 
   const flushBytes = () => {
     if (!bytes.length) return;
@@ -96,18 +97,24 @@ export function rtfToHtml(rtf: string): { html: string; metadata: ExtractResult[
   };
   const closeList = () => {
     if (!listItems.length) return;
-    const tag = listItems[0].ordered ? 'ol' : 'ul';
-    blocks.push(`<${tag}>${listItems.map((i) => `<li>${i.html}</li>`).join('')}</${tag}>`);
+    blocks.push({ type: 'list', ordered: listItems[0].ordered, items: listItems.map((item) => ({ content: [paragraph(item.text)] })) });
     listItems = [];
   };
   const closeTable = () => {
     if (!table.length) return;
-    blocks.push(`<table>${table.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>`);
+    const count = table.reduce((n, r) => n + r.length, 0);
+    const rows = table.filter((r) => r.some(Boolean));
     table = [];
+    if (count === 1) {
+      if (rows.length) blocks.push(paragraph(rows[0][0]));
+    } else if (rows.length) {
+      const cells = (r: string[]): TableCell[] => r.map((text) => ({ content: text ? [{ type: 'text', text }] : [] }));
+      blocks.push({ type: 'table', rows: rows.map(cells), header_rows: 0 });
+    }
   };
   const endParagraph = () => {
     flushBytes();
-    const text = escapeHtml(para.text.replace(/\s+/g, ' ').trim());
+    const text = para.text.replace(/\s+/g, ' ').trim();
     const marker = para.marker.trim();
     para = { text: '', marker: '' };
     if (state.intbl) {
@@ -119,11 +126,11 @@ export function rtfToHtml(rtf: string): { html: string; metadata: ExtractResult[
     const styleName = styleNames.get(state.style) ?? '';
     const heading = state.outline !== undefined ? state.outline + 1 : Number(/^heading (\d)/i.exec(styleName)?.[1] ?? (/^title$/i.test(styleName) ? 1 : 0));
     if (marker || state.list) {
-      listItems.push({ ordered: /^\(?\w{1,4}[.)]$/.test(marker), html: text });
+      listItems.push({ ordered: /^\(?\w{1,4}[.)]$/.test(marker), text });
       return;
     }
     closeList();
-    blocks.push(heading >= 1 && heading <= 6 ? `<h${heading}>${text}</h${heading}>` : `<p>${text}</p>`);
+    blocks.push(heading >= 1 && heading <= 6 ? { type: 'heading', level: heading as HeadingLevel, content: [{ type: 'text', text }] } : paragraph(text));
   };
 
   const length = rtf.length;
@@ -253,7 +260,7 @@ export function rtfToHtml(rtf: string): { html: string; metadata: ExtractResult[
       case 'cell':
         if (state.skip) return;
         flushBytes();
-        cell += escapeHtml(para.text.replace(/\s+/g, ' ').trim());
+        cell += para.text.replace(/\s+/g, ' ').trim();
         para = { text: '', marker: '' };
         row.push(cell.trim());
         cell = '';
@@ -304,18 +311,17 @@ export function rtfToHtml(rtf: string): { html: string; metadata: ExtractResult[
   }
 
   return {
-    html: blocks.join('\n'),
+    blocks,
     metadata: compactMetadata({ title: info.title, author: info.author, created_date: /^\d{4}-\d\d-\d\d$/.test(info.creatim ?? '') ? `${info.creatim}T00:00:00.000Z` : undefined }),
   };
 }
 
-export async function extractRtf(input: ExtractInput): Promise<ExtractResult> {
+export async function readRtf(input: ExtractInput): Promise<ExtractedDocument> {
   throwIfAborted(input.signal);
   // RTF is 7-bit text; bytes above 127 are read in the document's code page above.
   const rtf = (await readInputFile(input)).toString('latin1');
-  const { html, metadata } = await parsing('RTF', () => rtfToHtml(rtf));
+  const { blocks, metadata } = await parsing('RTF', () => rtfDocument(rtf));
   throwIfAborted(input.signal);
-  const { markdown } = await convertHtml(html);
   input.onProgress(1, 1);
-  return { markdown, totalPages: 1, metadata };
+  return { document: { version: DOCUMENT_VERSION, metadata, blocks }, totalPages: 1 };
 }

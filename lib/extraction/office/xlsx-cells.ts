@@ -1,7 +1,7 @@
 import type ExcelJS from 'exceljs';
 
 /*
- * XLSX cells: references on Excel's grid, the keys of the cell maps renderCellBlocks takes, and
+ * XLSX cells: references on Excel's grid, the keys of the cell maps sheetBlocks takes, and
  * cell values as text (see xlsx.ts for the rules).
  */
 
@@ -23,7 +23,7 @@ export function parseRef(ref: string): { row: number; col: number } | undefined 
   return { row, col };
 }
 
-/** The key of a (1-based) cell in the maps renderCellBlocks takes. */
+/** The key of a (1-based) cell in the maps sheetBlocks takes (sheet-blocks.ts). */
 export function cellKey(row: number, col: number): number {
   return row * (MAX_COL + 1) + col;
 }

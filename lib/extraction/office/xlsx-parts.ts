@@ -1,7 +1,8 @@
 import { corrupt, LIMITS } from './common';
-import { imagePlaceholder, renderChart, renderTextBody } from './drawingml';
+import type { Block } from '@/lib/document/types';
+import { readChart, readPicture, readTextBody } from './drawingml';
+import type { MergedRange, Placed } from './sheet-blocks';
 import { childElements, firstChild, path, readRelationships, readXmlPart, textOf, type XmlElement } from './xml';
-import type { Placed } from './xlsx-render';
 import { MAX_ROW, parseRef } from './xlsx-cells';
 import { type OfficeZip, relsPathOf, resolvePartPath } from './zip';
 
@@ -31,6 +32,8 @@ export interface Sanitized {
   xml: string;
   cells: number;
   truncated: boolean;
+  /** The merged ranges kept (exceljs gets the same ones). */
+  merges: MergedRange[];
 }
 
 /**
@@ -41,7 +44,7 @@ export interface Sanitized {
 export function sanitizeWorksheet(xml: string, budget: number, sheet: string): Sanitized {
   // Patterns stop at the next "<" or at the end of the text: linear even on hostile input.
   const open = /<((?:[\w.-]+:)?)sheetData\b[^<>]*?(\/?)>/.exec(xml);
-  if (!open) return { xml, cells: 0, truncated: false };
+  if (!open) return { xml, cells: 0, truncated: false, merges: [] };
   const prefix = open[1];
   let out = xml;
   let cells = 0;
@@ -82,6 +85,7 @@ export function sanitizeWorksheet(xml: string, budget: number, sheet: string): S
   // Merged ranges: only those fully inside the kept rows, and not more cells than the budget.
   const maxRow = truncated ? lastRow : MAX_ROW;
   let mergedArea = 0;
+  const ranges: MergedRange[] = [];
   const merges = new RegExp(`<${regexEscape(prefix)}mergeCells\\b[^<>]*(?:/>|>[\\s\\S]*?(?:</${regexEscape(prefix)}mergeCells>|$))`);
   out = out.replace(merges, (block) => {
     const kept: string[] = [];
@@ -96,10 +100,16 @@ export function sanitizeWorksheet(xml: string, budget: number, sheet: string): S
       if (mergedArea + rows * cols > LIMITS.cellsPerSheet) continue;
       mergedArea += rows * cols;
       kept.push(`<${prefix}mergeCell ref="${m[1]}"/>`);
+      ranges.push({
+        top: Math.min(from.row, to.row),
+        left: Math.min(from.col, to.col),
+        bottom: Math.max(from.row, to.row),
+        right: Math.max(from.col, to.col),
+      });
     }
     return kept.length ? `<${prefix}mergeCells count="${kept.length}">${kept.join('')}</${prefix}mergeCells>` : '';
   });
-  return { xml: out, cells, truncated };
+  return { xml: out, cells, truncated, merges: ranges };
 }
 
 /** Sheets in workbook order with their part and visibility. */
@@ -129,22 +139,24 @@ export function sheetDrawings(zip: OfficeZip, sheetPart: string): Placed[] {
     const root = readXmlPart(zip, drawingPart);
     if (!root) continue;
     const drawingRels = readRelationships(zip, relsPathOf(drawingPart));
-    const objectMarkdown = (el: XmlElement): string[] => {
+    const objectBlocks = (el: XmlElement): Block[] => {
       switch (el.name) {
         case 'graphicFrame': {
           const chartRel = drawingRels.get(path(el, 'graphic', 'graphicData', 'chart')?.attrs['r:id'] ?? '');
           if (!chartRel || chartRel.external) return [];
-          return [renderChart(zip, resolvePartPath(drawingPart, chartRel.target), path(el, 'nvGraphicFramePr', 'cNvPr')?.attrs.descr)];
+          return readChart(zip, resolvePartPath(drawingPart, chartRel.target), path(el, 'nvGraphicFramePr', 'cNvPr')?.attrs.descr);
         }
-        case 'pic':
-          return [imagePlaceholder(path(el, 'nvPicPr', 'cNvPr')?.attrs.descr)];
+        case 'pic': {
+          const picture = readPicture(path(el, 'nvPicPr', 'cNvPr')?.attrs.descr);
+          return picture ? [picture] : [];
+        }
         case 'sp':
-          return [renderTextBody(firstChild(el, 'txBody'), false)];
+          return readTextBody(firstChild(el, 'txBody'), false);
         case 'grpSp':
-          return childElements(el).flatMap(objectMarkdown);
+          return childElements(el).flatMap(objectBlocks);
         case 'AlternateContent': {
           const branch = firstChild(el, 'Fallback') ?? firstChild(el, 'Choice');
-          return branch ? childElements(branch).flatMap(objectMarkdown) : [];
+          return branch ? childElements(branch).flatMap(objectBlocks) : [];
         }
         default:
           return [];
@@ -154,12 +166,12 @@ export function sheetDrawings(zip: OfficeZip, sheetPart: string): Placed[] {
       const from = firstChild(anchor, 'from');
       const top = from ? Number.parseInt(textOf(firstChild(from, 'row')), 10) + 1 : Number.POSITIVE_INFINITY;
       const left = from ? Number.parseInt(textOf(firstChild(from, 'col')), 10) + 1 : Number.POSITIVE_INFINITY;
-      const markdown = childElements(anchor).flatMap(objectMarkdown).filter((m) => m.trim()).join('\n\n');
-      if (markdown) {
+      const blocks = childElements(anchor).flatMap(objectBlocks);
+      if (blocks.length) {
         placed.push({
           top: Number.isFinite(top) ? top : Number.POSITIVE_INFINITY,
           left: Number.isFinite(left) ? left : Number.POSITIVE_INFINITY,
-          markdown,
+          blocks,
         });
       }
     }

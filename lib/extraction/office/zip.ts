@@ -168,6 +168,14 @@ export class OfficeZip {
     return bytes;
   }
 
+  /**
+   * Forgets the cached bytes of an entry that will not be read again (a large part handed to a
+   * library); they still count against the decompression limits.
+   */
+  release(name: string): void {
+    this.cache.delete(normalizeName(name).toLowerCase());
+  }
+
   /** An entry as text (UTF-8, BOM stripped), or undefined when it does not exist. */
   text(name: string): string | undefined {
     const bytes = this.read(name);
