@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimSize, PageClaims } from '@/lib/extraction/pdf/threads';
+import { claimSize, PageClaims } from '@/lib/extraction/pdf/run/threads';
 
 describe('page claims shared by the threads of one PDF', () => {
   it('hand out every page exactly once, in runs, whichever thread asks', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { gutterGaps } from '@/lib/extraction/pdf/layout-gutter';
-import { dominantSize, hasLetter, nonSpaceLength, sortedView, weighedSize } from '@/lib/extraction/pdf/layout-util';
-import type { Run } from '@/lib/extraction/pdf/runs';
-import { cleanText } from '@/lib/extraction/pdf/text';
+import { gutterGaps } from '@/lib/extraction/pdf/order/gutter';
+import { dominantSize, hasLetter, nonSpaceLength, sortedView, weighedSize } from '@/lib/extraction/pdf/layout/util';
+import type { Run } from '@/lib/extraction/pdf/read/runs';
+import { cleanText } from '@/lib/extraction/pdf/read/text';
 
 /** A small deterministic generator, so that a failure can be reproduced. */
 function random(seed: number): () => number {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractPdf } from '@/lib/extraction/engine';
-import { ligatureRepairs, repairLigatureWords } from '@/lib/extraction/pdf/rtl-ligatures';
+import { ligatureRepairs, repairLigatureWords } from '@/lib/extraction/pdf/read/rtl-ligatures';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { headingRecall } from '@/lib/extraction/structure-quality';
 import { FIXTURES_DIR } from '@/test/support/fixtures';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractPdf } from '@/lib/extraction/engine';
-import { findBorderlessTables, type TableLineLike } from '@/lib/extraction/pdf/tables';
+import { findBorderlessTables, type TableLineLike } from '@/lib/extraction/pdf/tables/borderless';
 import type { Block, QuarryDocument, Table } from '@/lib/document/types';
 import { buildPdf, paragraph, wrapText, type PdfLine, type PdfRect, type PdfText } from '@/test/support/pdf-fixture';
 import { buildUnicodePdf, type UnicodeText } from '@/test/support/pdf-unicode-fixture';

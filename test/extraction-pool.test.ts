@@ -12,7 +12,7 @@ import * as cancelRoute from '@/app/v1/extractions/[extraction_id]/cancel/route'
 import { extractions } from '@/lib/db/schema';
 import { extractPdf } from '@/lib/extraction/engine';
 import { ExtractionWorkerPool } from '@/lib/extraction/pool';
-import { warmUpDocument } from '@/lib/extraction/pdf/warm-up';
+import { warmUpDocument } from '@/lib/extraction/pdf/run/warm-up';
 import { ExtractionError } from '@/lib/extraction/types';
 import { useTestApp } from '@/test/support/app';
 import { formWith } from '@/test/support/fixtures';

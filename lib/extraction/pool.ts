@@ -206,7 +206,7 @@ export class ExtractionWorkerPool {
   }
 
   /**
-   * A new worker kept for the next task, which warms up on the warm-up document (pdf/warm-up.ts)
+   * A new worker kept for the next task, which warms up on the warm-up document (pdf/run/warm-up.ts)
    * while it waits: its first long PDF then runs on compiled code (the 400-page report's first run
    * in a worker 0.70–0.76 → 0.43–0.54 s). A task that arrives meanwhile waits for the warm-up run under way.
    */

@@ -7,7 +7,7 @@ const WORKER: BundleSpec = { name: 'extraction-worker', entry: 'lib/extraction/w
  * The PDF page threads start from a bundle of their own, beside the worker's (same folder), with
  * only what reading a page range needs.
  */
-export const PDF_THREAD: BundleSpec = { name: 'extraction-pdf-thread', entry: 'lib/extraction/pdf/thread-entry.ts' };
+export const PDF_THREAD: BundleSpec = { name: 'extraction-pdf-thread', entry: 'lib/extraction/pdf/run/thread-entry.ts' };
 
 export function workerBundlePath(root = process.cwd()): string {
   return bundlePath(WORKER, root);

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { getConfig } from '@/lib/config';
 import { ProgressWriter } from '@/lib/db/pacing';
 import { extractDocument } from './engine';
-import { warmUpDocument } from './pdf/warm-up';
+import { warmUpDocument } from './pdf/run/warm-up';
 import { withExtractionLimits } from './limits';
-import { setPdfThreadEntry } from './pdf/threads';
+import { setPdfThreadEntry } from './pdf/run/threads';
 import type { WorkerLimits } from './pool';
 import { killProcessGroup, runningPrograms, watchPrograms } from './programs';
 import { ExtractionError, type ExtractInput } from './types';
@@ -34,7 +34,7 @@ function send(message: unknown): void {
 }
 
 /**
- * Reads the warm-up document (pdf/warm-up.ts) up to `runs` times, in normal and simple mode in
+ * Reads the warm-up document (pdf/run/warm-up.ts) up to `runs` times, in normal and simple mode in
  * turn (normal first: the API's default, whose first task also finds out which OCR engine is
  * installed), stopping after the run under way when a task arrives; tells the pool how many runs it
  * made. The document's pages all have a text layer, so no run starts OCR. A failure only ends the

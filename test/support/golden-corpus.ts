@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { warmUpDocument } from '@/lib/extraction/pdf/warm-up';
+import { warmUpDocument } from '@/lib/extraction/pdf/run/warm-up';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { buildTextDocument } from '@/test/support/pdf-fixture';
 import { buildStructuredReport } from '@/test/support/pdf-report-fixture';

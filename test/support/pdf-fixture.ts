@@ -1,10 +1,10 @@
 /**
- * PDFs for tests, written by the PDF writer in lib/extraction/pdf/writer.ts: a long born-digital
+ * PDFs for tests, written by the PDF writer in lib/extraction/pdf/run/writer.ts: a long born-digital
  * report of any number of pages.
  */
-import { buildPdf, paragraph, type PdfPageSpec, type PdfText } from '@/lib/extraction/pdf/writer';
+import { buildPdf, paragraph, type PdfPageSpec, type PdfText } from '@/lib/extraction/pdf/run/writer';
 
-export * from '@/lib/extraction/pdf/writer';
+export * from '@/lib/extraction/pdf/run/writer';
 
 const LOREM =
   'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ' +

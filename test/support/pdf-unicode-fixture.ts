@@ -7,7 +7,7 @@
  * (Arabic) need a real layout engine and are not supported here.
  */
 import fs from 'node:fs';
-import type { PdfLine } from '@/lib/extraction/pdf/writer';
+import type { PdfLine } from '@/lib/extraction/pdf/run/writer';
 
 export interface UnicodeText {
   x: number;

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { checkPixelBudget, extractionLimits } from '../limits';
 import { ExtractionError } from '../types';
 import { abortError } from './common';
-import { multiplyMatrix } from '../pdf/matrix';
-import { loadPdfjs, openDocument, RENDER_OPTIONS, type PdfDocument, type PdfPage } from '../pdf/pdfjs';
+import { multiplyMatrix } from '../pdf/read/matrix';
+import { loadPdfjs, openDocument, RENDER_OPTIONS, type PdfDocument, type PdfPage } from '../pdf/read/pdfjs';
 import { popplerAvailable, renderPdfPageWithPoppler } from './poppler';
 import { chooseRenderDpi, renderFailed, type PageImage, type RenderedPage } from './render-dpi';
 
@@ -17,7 +17,7 @@ export { chooseRenderDpi, DEFAULT_RENDER_DPI, MAX_RENDER_DPI, MIN_RENDER_DPI, ty
 export { parsePdfimagesList, parsePdfinfoPageSize, popplerAvailable, popplerPageDpi, renderPdfPageWithPoppler } from './poppler';
 
 // ---------------------------------------------------------------------------------------------
-// pdfjs-dist (loaded and opened by pdf/pdfjs.ts) + @napi-rs/canvas
+// pdfjs-dist (loaded and opened by pdf/read/pdfjs.ts) + @napi-rs/canvas
 
 /** Opens a PDF with pdfjs with every resource it may need taken from the package on disk. */
 export async function openPdfWithPdfjs(pdfPath: string): Promise<PdfDocument> {

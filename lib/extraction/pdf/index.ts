@@ -1,63 +1,50 @@
 /**
- * PDF → Markdown: the text layer read by PDFium (pdfium.ts) or, for the pages it hands back and
- * when `QUARRY_PDF_TEXT=pdfjs`, by pdf.js; layout analysis and tables; OCR where the text layer
- * is missing.
+ * PDF → the document model: the text layer read by PDFium (read/pdfium.ts) or, for the pages it
+ * hands back and when `QUARRY_PDF_TEXT=pdfjs`, by pdf.js; layout analysis, reading order and
+ * tables; OCR where the text layer is missing. The stages and the order they run in are declared
+ * in stages.ts (pages, frames, OCR, document), their thresholds in settings.ts. This file runs
+ * the document: opens it, reads the metadata, has the pages read (in page threads for long
+ * documents: run/threads.ts, run/pages.ts), OCRs the pages that need it and writes the model.
+ *
+ * Folders, lowest first: each imports only folders before it in this list (settings.ts sits below
+ * them all; stages.ts above all but run/, which reads pages through it):
+ * - read/: the text layer (PDFium, pdf.js), ruling lines and images, runs in reading frames;
+ * - layout/: rows, segments, furniture, lines, blocks and lists; what a line's text says (titles);
+ * - order/: reading order (column gutters, bands); tables/: bordered and borderless tables;
+ * - ocr/: when a page needs OCR, and merging OCR text with the text layer;
+ * - model/: running furniture, heading levels, the document model;
+ * - run/: reading page ranges, page threads, the warm-up document and the PDF writer it uses.
  *
  * Modes:
  * - simple: text layer only, never OCR.
- * - normal: text layer; a page whose text layer is unusable (fewer than 10 non-space characters
- *   while the page paints an image, or mostly replacement/control characters) is OCRed and the OCR
- *   text becomes that page. A page that is mostly one big image with only a little text (a scan
- *   with a stamped page number) is OCRed too and merged like in advanced mode.
- * - advanced: every page is OCRed and merged with the text layer (see mergeOcr in ocr-merge.ts:
+ * - normal: text layer; a page whose text layer is unusable (fewer than MIN_TEXT_CHARS non-space
+ *   characters while the page paints an image, or mostly replacement/control characters) is OCRed
+ *   and the OCR text becomes that page. A page that is mostly one big image with only a little
+ *   text (a scan with a stamped page number) is OCRed too and merged like in advanced mode.
+ * - advanced: every page is OCRed and merged with the text layer (see mergeOcr in ocr/merge.ts:
  *   the structured text layer wins where it is usable, OCR fills in what only exists as pixels).
  *
- * Per page: PDFium's characters or pdf.js's getTextContent (the same item shape) → frames of
- * runs (runs.ts) → rows, segments, columns, lines, blocks (layout.ts) → Markdown once all pages
- * are known (markdown.ts: heading levels need the body size of the whole document; repeated
- * running headers are dropped). Images are never decoded
- * (maxImageSize 1); the operator list (ruling lines for tables, font names for bold/monospace)
- * is only requested for pages that can use it.
+ * Images are never decoded (maxImageSize 1); the operator list (ruling lines for tables, font
+ * names for bold/monospace) is only requested for pages that can use it.
  *
  * Failures are ExtractionErrors: ENCRYPTED_DOCUMENT, CORRUPT_DOCUMENT, TOO_MANY_PAGES, CANCELLED,
  * OCR_FAILED (every page empty although OCR ran), INTERNAL_ERROR (anything unexpected).
  */
-import type { OcrOutput, OcrService } from '../ocr/types';
-import type { ExtractedDocument, ExtractInput } from '../types';
-import { ExtractionError, throwIfAborted } from '../types';
-import type { Block } from './blocks';
-import { placeOnPage } from './geometry';
-import type { PageGraphics } from './graphics';
-import { layoutFrame, layoutFramePreserved } from './layout';
-import { blocksHaveText, buildDocument, type PageBlocks } from './document';
-import { buildMetadata } from './metadata';
-import { MIN_OCR_CONFIDENCE, MIN_TEXT_CHARS, mergeOcr, ocrAccepted, ocrBlocks, textLayerStats, textLayerUsable } from './ocr-merge';
-import {
-  abortable,
-  loadPdfjs,
-  openDocument,
-  readPdfFile,
-  toExtractionError,
-  type PdfDocument,
-  type PdfLoadingTask,
-  type Pdfjs,
-} from './pdfjs';
-import { buildFrames, type FontFlags } from './runs';
-import { openPdfium, type PdfiumDocument } from './pdfium';
-import { pdfiumImages, pdfiumSource, pdfjsSource, type LoadedPage, type PageSource } from './page-sources';
-import { Probe } from './probe';
-import { onlyOnce, planThreads, startRangeJobs, type PageRange, type RangeJobs } from './threads';
-import { detectBorderedTables, type DetectedTable } from './tables';
-import type { PageText } from './types';
+import type { OcrService } from '@/lib/extraction/ocr/types';
+import { ExtractionError, throwIfAborted, type ExtractedDocument, type ExtractInput } from '@/lib/extraction/types';
+import { blocksHaveText, type PageBlocks } from './model/document';
+import type { OcrTally } from './ocr/recognize';
+import { buildMetadata } from './read/metadata';
+import { openPdfium } from './read/pdfium';
+import { abortable, loadPdfjs, openDocument, readPdfFile, toExtractionError, type PdfDocument, type PdfLoadingTask } from './read/pdfjs';
+import { Probe } from './read/probe';
+import { extractRange } from './run/pages';
+import { onlyOnce, planThreads, startRangeJobs, type RangeJobs } from './run/threads';
+import type { PageText } from './run/types';
+import { MIN_OCR_CONFIDENCE } from './settings';
+import { runDocumentStages, runOcrStages } from './stages';
 
-export { Probe };
-
-export type { PageText } from './types';
-
-/** Pages with less text than this that are mostly one image are treated as scans in normal mode. */
-const SCAN_TEXT_CHARS = 200;
-/** Share of the page the largest image must cover for such a page to count as a scan. */
-const SCAN_IMAGE_AREA = 0.8;
+export type { PageText } from './run/types';
 
 export async function readPdf(input: ExtractInput, ocr: OcrService | null): Promise<ExtractedDocument> {
   try {
@@ -67,11 +54,6 @@ export async function readPdf(input: ExtractInput, ocr: OcrService | null): Prom
     if (input.signal.aborted) throwIfAborted(input.signal);
     throw new ExtractionError('INTERNAL_ERROR', `PDF extraction failed unexpectedly: ${(err as Error)?.message ?? String(err)}`);
   }
-}
-
-interface OcrTally {
-  attempts: number;
-  best: OcrOutput | null;
 }
 
 async function extract(input: ExtractInput, ocr: OcrService | null): Promise<ExtractedDocument> {
@@ -144,12 +126,12 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
       for (const t of texts) {
         if (!t.needOcr) continue;
         throwIfAborted(signal);
-        t.blocks = mergeOcr(t.blocks, t.usable, await runOcr(ocr!, input, t.page, tally), input.options.preserve_layout);
+        await runOcrStages(t, ocr!, input, tally);
         pageDone();
       }
     } else {
       texts = await extractRange(pdfjs, () => Promise.resolve(doc), onlyOnce({ from: 1, to: numPages }), input, wantOcr, probe, pdfium, async (t) => {
-        if (t.needOcr) t.blocks = mergeOcr(t.blocks, t.usable, await runOcr(ocr!, input, t.page, tally), input.options.preserve_layout);
+        if (t.needOcr) await runOcrStages(t, ocr!, input, tally);
         pageDone();
       });
     }
@@ -164,154 +146,11 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         `No text could be recognised in the PDF: it has no text layer and OCR found no readable text${conf} (minimum ${MIN_OCR_CONFIDENCE})`,
       );
     }
-    return { document: buildDocument(pages, metadata), totalPages: numPages };
+    return { document: runDocumentStages(pages, metadata), totalPages: numPages };
   } finally {
     early?.stop();
     pdfium?.close();
     await probe?.destroy();
     await task?.destroy().catch(() => {});
-  }
-}
-
-/**
- * Reads the text layers of the pages `next` hands out, a run of pages at a time until it returns
- * null. `onPage` runs after each page, in order within a run, and may change the page (OCR). A page
- * whose layout cannot be read is kept empty with its failure.
- */
-export async function extractRange(
-  pdfjs: Pdfjs,
-  /** The document in pdf.js, opened on first use (with PDFium, only if a page is handed back). */
-  doc: () => Promise<PdfDocument>,
-  next: () => PageRange | null,
-  input: ExtractInput,
-  wantOcr: boolean,
-  probe: Probe | null,
-  pdfium: PdfiumDocument | null,
-  onPage: (text: PageText) => Promise<void> | void,
-): Promise<PageText[]> {
-  const { signal } = input;
-  /** Bold/monospace of each pdf.js font id (ids are per document), null when unknown. */
-  const fonts = new Map<string, FontFlags | null>();
-  // Parsing runs behind pdf.js's message channel: asking for the next pages' text while this
-  // page is laid out keeps the thread busy instead of idle between pages.
-  const ahead = new Map<number, Promise<LoadedPage>>();
-  const fetchPage = (m: number): Promise<LoadedPage> => {
-    let pending = ahead.get(m);
-    if (!pending) {
-      pending = doc().then((d) => d.getPage(m)).then(async (page) => ({ page, content: await page.getTextContent({ disableNormalization: true }) }));
-      pending.catch(() => undefined);
-      ahead.set(m, pending);
-    }
-    return pending;
-  };
-  const texts: PageText[] = [];
-  for (let range = next(); range; range = next()) {
-    const { from, to } = range;
-    for (let n = from; n <= to; n++) {
-      throwIfAborted(signal);
-      // With PDFium pdf.js reads only the pages handed back to it, so nothing is read ahead.
-      if (!pdfium) for (let m = n; m <= Math.min(to, n + LOOKAHEAD); m++) fetchPage(m);
-      let text: PageText;
-      try {
-        const viaPdfium = pdfium ? pdfiumSource(pdfium, n, input) : null;
-        if (viaPdfium) {
-          text = { page: n, ...(await textLayerPage(pdfjs, viaPdfium, n, input, wantOcr, () => pdfiumImages(pdfium!, n, probe))) };
-        } else {
-          const { page, content } = await abortable(fetchPage(n), signal);
-          try {
-            const source = await pdfjsSource(pdfjs, page, content, input, fonts);
-            text = { page: n, ...(await textLayerPage(pdfjs, source, n, input, wantOcr, async () => (await probe?.images(n)) ?? null)) };
-          } finally {
-            page.cleanup();
-          }
-        }
-      } catch (err) {
-        if (err instanceof ExtractionError) throw err;
-        if (signal.aborted) throwIfAborted(signal);
-        text = { page: n, blocks: [], usable: false, needOcr: false, failure: (err as Error)?.message ?? String(err) };
-      }
-      ahead.delete(n);
-      await onPage(text);
-      texts.push(text);
-    }
-  }
-  return texts;
-}
-
-const LOOKAHEAD = 4;
-
-async function textLayerPage(
-  pdfjs: Pdfjs,
-  source: PageSource,
-  n: number,
-  input: ExtractInput,
-  wantOcr: boolean,
-  /** What images the page paints (to tell scans from blank pages), null when unknown. */
-  images: () => Promise<PageGraphics | null>,
-): Promise<{ blocks: Block[]; usable: boolean; needOcr: boolean }> {
-  const { options } = input;
-  const { items, styles, vp, fontFlags, graphics } = source;
-  const frames = buildFrames(items, styles, vp, fontFlags, pdfjs.normalizeUnicode);
-  const stats = textLayerStats(frames);
-
-  let blocks: Block[] = [];
-  try {
-    for (const frame of frames) {
-      let tables: DetectedTable[] = [];
-      if (frame.key === 'q0' && graphics) {
-        const found = detectBorderedTables(graphics, frame.runs);
-        tables = found.tables;
-        frame.runs = found.rest;
-      }
-      const opts = { preserveLayout: options.preserve_layout, extractTables: options.extract_tables, tables, upright: frame.key === 'q0' };
-      const laid = options.preserve_layout ? layoutFramePreserved(frame, opts) : layoutFrame(frame, opts);
-      placeOnPage(laid, frame.key, vp);
-      blocks.push(...laid);
-    }
-  } catch {
-    // A layout the analysis cannot handle must not cost the page its text: fall back to the
-    // text items in content-stream order.
-    blocks = ocrBlocks(plainText(items), options.preserve_layout);
-  }
-
-  const usable = textLayerUsable(stats);
-  if (!wantOcr) return { blocks, usable, needOcr: false };
-  let needOcr = input.mode === 'advanced';
-  if (!needOcr) {
-    if (!usable) {
-      // Garbage text → OCR; no text at all → OCR only when the page paints an image (a blank
-      // page, or one with only vector art, is left alone).
-      const mostlyGarbage = stats.chars >= MIN_TEXT_CHARS && stats.garbage > 0.3 * stats.chars;
-      needOcr = mostlyGarbage || (await images())?.images !== 0;
-    } else if (stats.chars < SCAN_TEXT_CHARS) {
-      const g = await images();
-      needOcr = !!g && g.largestImage >= SCAN_IMAGE_AREA;
-    }
-  }
-  return { blocks, usable, needOcr };
-}
-
-/** Text items joined in content-stream order, a line break after items that end a line. */
-function plainText(items: readonly unknown[]): string {
-  let out = '';
-  for (const raw of items) {
-    const item = raw as { str?: unknown; hasEOL?: unknown };
-    if (typeof item.str !== 'string') continue;
-    out += item.str;
-    if (item.hasEOL) out += '\n';
-  }
-  return out;
-}
-
-async function runOcr(ocr: OcrService, input: ExtractInput, n: number, tally: OcrTally): Promise<OcrOutput | null> {
-  tally.attempts++;
-  try {
-    const out = await ocr.recognizePdfPage(input.path, n, input.options.language, input.signal);
-    if (!tally.best || out.meanConfidence > tally.best.meanConfidence) tally.best = out;
-    return ocrAccepted(out) ? out : null;
-  } catch (err) {
-    throwIfAborted(input.signal);
-    if (err instanceof ExtractionError && (err.code === 'CANCELLED' || err.code === 'EXTRACTION_TIMEOUT')) throw err;
-    return null;
   }
 }
