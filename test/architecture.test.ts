@@ -1,7 +1,8 @@
 /**
  * How the code is laid out, checked: lib/ folders import downward only (by the layer list below,
- * which the README's diagram shows), no two files import each other through any chain, the
- * console imports only types from lib/, and nothing under app/ reaches the database directly.
+ * which the README's diagram shows), so do the PDF reader's folders (by its own list), no two
+ * files import each other through any chain, the console imports only types from lib/, and
+ * nothing under app/ reaches the database directly.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -169,6 +170,66 @@ describe('lib/ layers', () => {
   });
 });
 
+/**
+ * The PDF reader (lib/extraction/pdf/) from the bottom up, as its index.ts states: a unit (a
+ * sub-folder, or a file at the reader's top) may import its own files and any lower unit's.
+ * settings.ts, at the bottom, imports nothing of the reader; stages.ts sits below run/, which
+ * reads pages through it; index.ts is the top. order/ and tables/ share a rank and may not
+ * import each other (neither does now: both build on read/ and layout/ only).
+ */
+const PDF_UNITS: string[][] = [['settings.ts'], ['read'], ['layout'], ['order', 'tables'], ['ocr'], ['model'], ['stages.ts'], ['run'], ['index.ts']];
+
+const PDF_DIR = path.join(ROOT, 'lib/extraction/pdf');
+const pdfRankOf = new Map(PDF_UNITS.flatMap((units, rank) => units.map((unit) => [unit, rank] as const)));
+
+/** The PDF reader's unit of a file ("read" for pdf/read/pdfium.ts, "stages.ts"), null outside the reader. */
+function pdfUnit(file: string): string | null {
+  const inside = path.relative(PDF_DIR, file);
+  if (inside.startsWith('..') || path.isAbsolute(inside)) return null;
+  return inside.split(path.sep)[0];
+}
+
+/** The PDF reader's imports that break its order: up, or sideways within a rank. */
+function pdfViolations(imports: readonly Import[]): string[] {
+  return imports
+    .filter((i) => {
+      const from = pdfUnit(i.from);
+      const to = pdfUnit(i.to);
+      if (from === null || to === null || from === to) return false;
+      return (pdfRankOf.get(to) ?? Infinity) >= (pdfRankOf.get(from) ?? -1);
+    })
+    .map((i) => `${rel(i.from)} -> ${rel(i.to)}`);
+}
+
+describe('the PDF reader', () => {
+  const pdfImports = sourceFiles(PDF_DIR).flatMap(importsOf);
+
+  it('every file and folder of lib/extraction/pdf/ has a rank', () => {
+    const units = fs.readdirSync(PDF_DIR).filter((entry) => !entry.endsWith('.d.ts'));
+    expect(units.filter((unit) => !pdfRankOf.has(unit))).toEqual([]);
+  });
+
+  it('imports point down only: settings.ts, read/, layout/, order/ and tables/, ocr/, model/, stages.ts, run/, index.ts', () => {
+    expect(pdfImports.some((i) => pdfUnit(i.to) !== null && pdfUnit(i.to) !== pdfUnit(i.from))).toBe(true);
+    expect(pdfViolations(pdfImports)).toEqual([]);
+  });
+
+  it('the check can fail: planted upward and sideways imports are found', () => {
+    const at = (file: string) => path.join(PDF_DIR, file);
+    const planted: Import[] = [
+      { from: at('settings.ts'), to: at('read/text.ts'), typeOnly: true },
+      { from: at('read/runs.ts'), to: at('layout/blocks.ts'), typeOnly: false },
+      { from: at('order/columns.ts'), to: at('tables/bordered.ts'), typeOnly: false },
+      { from: at('tables/bordered.ts'), to: at('order/columns.ts'), typeOnly: false },
+      { from: at('model/document.ts'), to: at('stages.ts'), typeOnly: false },
+      { from: at('stages.ts'), to: at('run/pages.ts'), typeOnly: false },
+      { from: at('run/pages.ts'), to: at('index.ts'), typeOnly: false },
+      { from: at('layout/blocks.ts'), to: at('read/text.ts'), typeOnly: false },
+    ];
+    expect(pdfViolations(planted)).toEqual(planted.slice(0, -1).map((i) => `${rel(i.from)} -> ${rel(i.to)}`));
+  });
+});
+
 describe('app/ and components/', () => {
   const appImports = sourceFiles(path.join(ROOT, 'app')).flatMap(importsOf);
   const consoleImports = sourceFiles(path.join(ROOT, 'components')).flatMap(importsOf);
@@ -220,9 +281,7 @@ describe('the format readers', () => {
     const writers = extracted
       .filter((file) => file !== path.join(ROOT, 'lib/document/render.ts'))
       .flatMap((file) => MARKDOWN_WRITING.filter(([pattern]) => pattern.test(code(file))).map(([, what]) => `${rel(file)} writes ${what}`));
-    // pageMarker (lib/extraction/types.ts) names the marker for readers of the Markdown (chunking, MCP pages); no reader calls it.
-    const marker = readers.filter((file) => /\bpageMarker\(/.test(code(file))).map((file) => `${rel(file)} writes a page marker`);
-    expect([...writers.filter((w) => !w.startsWith('lib/extraction/types.ts')), ...marker]).toEqual([]);
+    expect(writers).toEqual([]);
   });
 
   it('the checks can fail: planted Markdown writing is found', () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { chunkMarkdown, countTokens, EMBED_BATCH_SIZE, type Chunk, type ChunkingStrategy } from '@/lib/chunking';
-import { parseMarkdown } from '@/lib/chunking/markdown';
+import { chunkSource } from '@/lib/chunking/source';
 import { sentenceSpans, tokenWindows } from '@/lib/chunking/text';
 import { directMerge, heapMerge, tokenAtoms, warmUpTokenizer } from '@/lib/chunking/tokenizer';
 
@@ -374,7 +374,8 @@ describe('paragraph', () => {
 
   it('splits an oversized list between items', async () => {
     const make = sentenceMaker(21);
-    const items = Array.from({ length: 30 }, (_, i) => `${i + 1}. ${make()}\n   - detail of item ${i + 1}`);
+    // Each nested item is indented to its parent item's text (CommonMark: "10. " needs four columns).
+    const items = Array.from({ length: 30 }, (_, i) => `${i + 1}. ${make()}\n${' '.repeat(String(i + 1).length + 2)}- detail of item ${i + 1}`);
     const chunks = await chunkMarkdown(items.join('\n'), paragraph(80));
     expectWellFormed(chunks, 80);
     expect(chunks.length).toBeGreaterThan(2);
@@ -442,7 +443,7 @@ describe('page and section metadata', () => {
   });
 
   it('parser: markers removed, page offsets recorded, setext headings read', () => {
-    const parsed = parseMarkdown('<!-- page 1 -->\n\nTitle\n=====\n\ntext\n\n<!-- page 2 -->\n\nSub\n---\n\nmore\r\n');
+    const parsed = chunkSource('<!-- page 1 -->\n\nTitle\n=====\n\ntext\n\n<!-- page 2 -->\n\nSub\n---\n\nmore\r\n');
     expect(parsed.text).not.toContain('<!--');
     expect(parsed.pages.map((p) => [parsed.text.slice(p.offset).trimStart().split('\n')[0], p.page])).toEqual([
       ['Title', 1],

@@ -13,7 +13,7 @@ import { deflateRawSync } from 'node:zlib';
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractDocument } from '@/lib/extraction/engine';
-import { extractCsv, extractDocx, extractHtml, extractPptx, extractText, extractXlsx, finish } from '@/lib/extraction/extractors';
+import { extractCsv, extractDocx, extractHtml, extractPptx, extractText, extractXlsx } from '@/lib/extraction/extractors';
 import { textSimilarity } from '@/lib/extraction/quality';
 import { ExtractionError, type ExtractInput, type ExtractResult } from '@/lib/extraction/types';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
@@ -667,6 +667,8 @@ describe('CSV', () => {
 
 describe('TXT and MD', () => {
   const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+  /** Where `part` is in `text` (the served Markdown), as a block's `prov.span`. */
+  const at = (text: string, part: string) => ({ prov: { span: [text.indexOf(part), text.indexOf(part) + part.length] } });
 
   it('passes text through with \\n line endings and no BOM, escaping nothing', async () => {
     const result = await extractText(scratch('.txt', '\uFEFFline *one*\r\nline <two>\rthree\n'));
@@ -675,7 +677,7 @@ describe('TXT and MD', () => {
       totalPages: 1,
       metadata: {},
       // The model says what the file says: a star is a star.
-      document: { version: 1, metadata: {}, blocks: [paragraph('line *one*\nline <two>\nthree')] },
+      document: { version: 1, metadata: {}, blocks: [{ ...paragraph('line *one*\nline <two>\nthree'), ...at('line *one*\nline <two>\nthree', 'line *one*\nline <two>\nthree') }] },
     });
   });
 
@@ -690,8 +692,8 @@ describe('TXT and MD', () => {
         version: 1,
         metadata: { title: 'Notes' },
         blocks: [
-          { type: 'heading', level: 1, content: [{ type: 'text', text: 'Notes' }] },
-          { type: 'list', ordered: false, items: [{ content: [paragraph('a')] }, { content: [paragraph('b')] }] },
+          { type: 'heading', level: 1, content: [{ type: 'text', text: 'Notes' }], ...at(md, '# Notes') },
+          { type: 'list', ordered: false, items: [{ content: [paragraph('a')], ...at(md, '- a') }, { content: [paragraph('b')], ...at(md, '- b') }], ...at(md, '- a\n- b') },
         ],
       },
     });
@@ -709,10 +711,20 @@ describe('TXT and MD', () => {
       const result = await extractText(input);
       expect(result.markdown).toBe(md.replace(/\r\n/g, '\n'));
       expect(result.layout).toBeUndefined();
+      const served = md.replace(/\r\n/g, '\n');
       expect(result.document?.blocks).toEqual([
-        { type: 'paragraph', content: [{ type: 'text', text: 'Intro ' }, { type: 'text', text: 'em', italic: true }, { type: 'text', text: ' and ' }, { type: 'text', text: 'x', code: true }] },
-        { type: 'table', header_rows: 1, rows: [[{ content: [{ type: 'text', text: 'a' }] }, { content: [{ type: 'text', text: 'b' }] }], [{ content: [{ type: 'text', text: '1' }] }, { content: [{ type: 'text', text: '2' }] }]] },
-        { type: 'section', kind: 'page', page: 2, content: [{ type: 'quote', content: [paragraph('quoted')] }] },
+        {
+          type: 'paragraph',
+          content: [{ type: 'text', text: 'Intro ' }, { type: 'text', text: 'em', italic: true }, { type: 'text', text: ' and ' }, { type: 'text', text: 'x', code: true }],
+          ...at(served, 'Intro *em* and `x`'),
+        },
+        {
+          type: 'table',
+          header_rows: 1,
+          rows: [[{ content: [{ type: 'text', text: 'a' }] }, { content: [{ type: 'text', text: 'b' }] }], [{ content: [{ type: 'text', text: '1' }] }, { content: [{ type: 'text', text: '2' }] }]],
+          ...at(served, '| a | b |\n|---|---|\n| 1 | 2 |'),
+        },
+        { type: 'section', kind: 'page', page: 2, content: [{ type: 'quote', content: [paragraph('quoted')], ...at(served, '> quoted') }], ...at(served, '<!-- page 2 -->\n\n> quoted') },
       ]);
     }
   });
@@ -721,7 +733,11 @@ describe('TXT and MD', () => {
     const text = '# not a heading\n* not a list\n\n   \n  | not | a table |\n\n\nlast <b>line</b>';
     const result = await extractText(scratch('.txt', text, { mimeType: 'text/plain' }));
     expect(result.markdown).toBe(text);
-    expect(result.document?.blocks).toEqual([paragraph('# not a heading\n* not a list'), paragraph('  | not | a table |'), paragraph('last <b>line</b>')]);
+    expect(result.document?.blocks).toEqual([
+      { ...paragraph('# not a heading\n* not a list'), ...at(text, '# not a heading\n* not a list') },
+      { ...paragraph('  | not | a table |'), ...at(text, '| not | a table |') },
+      { ...paragraph('last <b>line</b>'), ...at(text, 'last <b>line</b>') },
+    ]);
   });
 
   it('gives text and Markdown files their model through the engine too', async () => {
@@ -729,31 +745,6 @@ describe('TXT and MD', () => {
     expect(txt).toMatchObject({ markdown: '*a*\n', document: { blocks: [paragraph('*a*')] } });
     const md = await extractDocument(scratch('.md', '*a*\n', { mimeType: 'text/markdown' }));
     expect(md).toMatchObject({ markdown: '*a*\n', document: { blocks: [{ type: 'paragraph', content: [{ type: 'text', text: 'a', italic: true }] }] } });
-  });
-});
-
-describe('readers that still write Markdown', () => {
-  it('get their model read back from their Markdown, which stays as written', () => {
-    const markdown = '<!-- page 1 -->\n\n# Title\n\n- item \\*\n';
-    const result = finish({ markdown, totalPages: 1, metadata: { title: 'Title' } });
-    expect(result.markdown).toBe(markdown);
-    expect(result.document).toEqual({
-      version: 1,
-      metadata: { title: 'Title' },
-      blocks: [
-        {
-          type: 'section',
-          kind: 'page',
-          page: 1,
-          content: [
-            { type: 'heading', level: 1, content: [{ type: 'text', text: 'Title' }] },
-            { type: 'list', ordered: false, items: [{ content: [{ type: 'paragraph', content: [{ type: 'text', text: 'item *' }] }] }] },
-          ],
-        },
-      ],
-    });
-    const withModel = { markdown: 'x\n', totalPages: 1, metadata: {}, document: { version: 1 as const, metadata: {}, blocks: [] } };
-    expect(finish(withModel)).toBe(withModel);
   });
 });
 

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { strToU8, zipSync, type Zippable } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { quarryDocumentSchema } from '@/lib/api/schemas/documents';
+import { withoutSpans } from '@/lib/document/serve';
 import type { Block, List, QuarryDocument, Section, Table, TableCell } from '@/lib/document/types';
 import { extractCsv, extractJson, extractOdf, extractOrg, extractPptx, extractRst, extractXlsx, extractXml } from '@/lib/extraction/extractors';
 import { tableFromGrid } from '@/lib/extraction/office/table-model';
@@ -71,13 +72,31 @@ function shape(body: string, y: number, ph = ''): string {
 
 const para = (t: string, lvl?: number) => `<a:p>${lvl === undefined ? '' : `<a:pPr lvl="${lvl}"/>`}<a:r><a:t>${t}</a:t></a:r></a:p>`;
 
-/** The served model, checked against the API's schema with nothing of it left out. */
+/**
+ * The served model, checked against the API's schema with nothing of it left out, and its
+ * blocks' spans against the Markdown (each the block's own text); returned without the spans,
+ * for the structure.
+ */
 function doc(result: ExtractResult): QuarryDocument {
   const plain = JSON.parse(JSON.stringify(result.document)) as QuarryDocument;
   const parsed = quarryDocumentSchema.safeParse(plain);
   expect(parsed.error?.issues ?? []).toEqual([]);
   expect(parsed.data).toStrictEqual(plain);
-  return plain;
+  const spans: Array<[number, number]> = [];
+  const walk = (blocks: Block[]) => {
+    for (const b of blocks) {
+      if (b.type === 'section') walk(b.content);
+      else if (b.prov?.span) spans.push(b.prov.span);
+    }
+  };
+  walk(plain.blocks);
+  expect(spans.length).toBeGreaterThan(0);
+  spans.forEach(([start, end], i) => {
+    expect(result.markdown.slice(start, end).trim()).toBe(result.markdown.slice(start, end));
+    expect(end).toBeGreaterThan(start);
+    if (i > 0) expect(start).toBeGreaterThanOrEqual(spans[i - 1][1]);
+  });
+  return withoutSpans(plain);
 }
 const plain = (cell: TableCell) => cell.content.map((r) => (r.type === 'text' ? r.text : '')).join('');
 const cellsOf = (table: Table) => table.rows.map((row) => row.map((c) => [plain(c), c.row_span ?? 1, c.col_span ?? 1]));

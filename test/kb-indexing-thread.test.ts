@@ -40,10 +40,13 @@ afterAll(() => getIndexingThreads().close());
 const getDoc = async (kbId: string, id: string) =>
   (await app.call(documentRoute.GET, { path: `/v1/knowledge-bases/${kbId}/documents/${id}`, params: { kb_id: kbId, document_id: id } })).body;
 
-/** Adds a document with this Markdown to a new knowledge base and runs the indexing workflow to its end. */
-async function indexed(markdown: string, name: string) {
+/**
+ * Adds a document with this Markdown to a new knowledge base and runs the indexing workflow to
+ * its end; with `document`, its extraction keeps a document model, as extractions do now.
+ */
+async function indexed(markdown: string, name: string, options: { document?: boolean } = {}) {
   const kbId = await createKb(app, { name });
-  const { fileId } = await extractedFile(app, `${name}.md`, markdown);
+  const { fileId } = await extractedFile(app, `${name}.md`, markdown, {}, options);
   const docId = (await addDoc(app, kbId, { file_id: fileId })).body.id;
   await drainWorkflows(app);
   const chunks = await app.db.select({ id: kbChunks.id }).from(kbChunks).where(eq(kbChunks.documentId, docId));
@@ -90,7 +93,7 @@ describe('per-document indexing limits', () => {
 
   it('fails a document whose indexing thread runs out of memory, and indexes the next one', async () => {
     setLimits({ QUARRY_INDEXING_MEMORY_MB: '64' });
-    const { doc, chunks } = await indexed(largeMarkdown(6 * 1024 * 1024), 'too-big');
+    const { doc, chunks } = await indexed(largeMarkdown(6 * 1024 * 1024), 'too-big', { document: true });
     expect(doc).toMatchObject({ status: 'failed', error: { code: 'RESOURCE_LIMIT_EXCEEDED' } });
     expect(doc.error.message).toMatch(/more than the limit of 64 MB of memory \(QUARRY_INDEXING_MEMORY_MB\)/);
     expect(chunks).toBe(0);

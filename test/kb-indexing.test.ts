@@ -9,7 +9,10 @@ import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import * as searchRoute from '@/app/v1/knowledge-bases/[kb_id]/search/route';
 import { resetConfig } from '@/lib/config';
 import { queryRows } from '@/lib/db/client';
-import { kbChunks, kbDocuments, knowledgeBases } from '@/lib/db/schema';
+import { extractionDocuments, kbChunks, kbDocuments, knowledgeBases } from '@/lib/db/schema';
+import { renderDocument } from '@/lib/document/render';
+import { servedDocument } from '@/lib/document/serve';
+import type { QuarryDocument } from '@/lib/document/types';
 import { resetEmbeddingProviders } from '@/lib/embeddings';
 import { useTestApp } from '@/test/support/app';
 import { writeTinyModel } from '@/test/support/embeddings-tiny-model';
@@ -50,6 +53,46 @@ describe('indexing strategies', () => {
     expect(last.metadata).toMatchObject({ page: 2, section: 'Guide > Appendix' });
     const hit = (await search(kbId, { query: 'tide tables harbour', top_k: 1, filter: { 'metadata.page': 2 } })).body.chunks[0];
     expect(hit.content).toContain('Tide tables for the harbour');
+  });
+});
+
+describe('indexing reads the document model', () => {
+  it("chunks an extraction by its stored model: the table's two header rows repeated in every part, the lead-in with its list", async () => {
+    const text = (t: string) => [{ type: 'text' as const, text: t }];
+    const cell = (t: string) => ({ content: text(t) });
+    const model: QuarryDocument = {
+      version: 1,
+      metadata: {},
+      blocks: [
+        { type: 'heading', level: 1, content: text('Harbour report') },
+        {
+          type: 'table',
+          header_rows: 2,
+          rows: [
+            [cell('Harbour'), { ...cell('Tides'), col_span: 2 }],
+            [cell(''), cell('High'), cell('Low')],
+            ...Array.from({ length: 30 }, (_, i) => [cell(`Harbour number ${i}`), cell(`${i}.5 m`), cell(`${i}.1 m`)]),
+          ],
+        },
+        { type: 'paragraph', content: text('Keepers check these points every night:') },
+        { type: 'list', ordered: false, items: Array.from({ length: 25 }, (_, i) => ({ content: [{ type: 'paragraph' as const, content: text(`Lamp ${i} is lit and its lens is clean.`) }] })) },
+      ],
+    };
+    const rendered = renderDocument(model);
+    const kbId = await createKb(app, { chunking_strategy: { type: 'paragraph', chunk_size: 96 } });
+    const { fileId, extractionId } = await extractedFile(app, 'report.md', rendered.markdown);
+    await app.db.insert(extractionDocuments).values({ extractionId, document: servedDocument(model, rendered.spans) as unknown as Record<string, unknown> });
+    const doc = (await addDoc(app, kbId, { file_id: fileId })).body.id;
+    await drainWorkflows(app);
+    expect((await getDoc(kbId, doc)).status).toBe('indexed');
+    const chunks = await app.db.select().from(kbChunks).where(eq(kbChunks.documentId, doc)).orderBy(kbChunks.chunkIndex);
+    const parts = chunks.filter((c) => c.content.includes('| Harbour number '));
+    expect(parts.length).toBeGreaterThan(2);
+    // Parsing the Markdown alone would give one header row (GFM has one): these come from the model.
+    for (const part of parts) expect(part.content).toMatch(/^(# Harbour report\n\n)?\| Harbour \| Tides \|  \|\n\| --- \| --- \| --- \|\n\|  \| High \| Low \|\n\| Harbour number /);
+    const first = chunks.find((c) => c.content.includes('- Lamp 0 '))!;
+    expect(first.content.startsWith('Keepers check these points every night:\n\n- Lamp 0 ')).toBe(true);
+    for (const c of chunks) expect(c.metadata).toMatchObject({ section: 'Harbour report' });
   });
 });
 

@@ -1,10 +1,15 @@
 import { LayoutIndex, type CitationBox, type ExtractionLayout } from '@/lib/document/layout';
-import { pageAt, parseMarkdown, sourceOffset, type ParsedMarkdown } from './markdown';
+import type { QuarryDocument } from '@/lib/document/types';
+import { chunkSource, pageAt, sourceOffset, type ParsedMarkdown } from './source';
 import { fixedChunks, paragraphChunks, semanticChunks, type DraftChunk, type EmbedFunction } from './strategies';
 import { countTokens } from './tokenizer';
 
 /*
- * Chunking of extracted Markdown for knowledge bases. Pure: no database, no framework.
+ * Chunking of an extraction for knowledge bases. Pure: no database, no framework.
+ *
+ * The chunker reads the document model (source.ts): its blocks placed in the extraction's
+ * Markdown by their spans, so a chunk's content is the Markdown served and its structure is the
+ * model's (a Markdown text alone is read into a model by the Markdown parser first).
  *
  * Tokens are cl100k_base tokens (the vocabulary shipped in js-tiktoken, see ./tokenizer.ts).
  *
@@ -14,19 +19,23 @@ import { countTokens } from './tokenizer';
  *    the best cut: before a heading, between blocks, after a sentence or line, at whitespace (or
  *    between characters of CJK/Thai text). Markdown structure is otherwise ignored (a table or
  *    fence may be cut like text).
- *  - paragraph: Markdown blocks packed up to chunk_size; every heading starts a new chunk (the
- *    heading stays with the content that follows it). An oversized block is split: tables
- *    between rows with the header rows repeated, fenced code between lines and re-fenced, lists
- *    between items, prose at sentence/word boundaries.
+ *  - paragraph: the model's blocks packed up to chunk_size; every heading starts a new chunk (the
+ *    heading stays with the content that follows it). A table is kept whole up to chunk_size;
+ *    an oversized block is split: tables between rows with the caption and header rows repeated,
+ *    fenced code between lines and re-fenced, lists between top-level items, prose at
+ *    sentence/word boundaries. A paragraph right before a list leads into it: the two go in
+ *    one chunk when they fit one, else the paragraph's lead-in (the whole paragraph up to a
+ *    quarter of chunk_size, or its last sentence) goes with the list's first items.
  *  - semantic: sentences (and whole tables / code blocks) embedded in batches; a new chunk starts
  *    at every heading, where the cosine similarity of consecutive sentences is below the 20th
- *    percentile of the document's similarities, or when chunk_size would be exceeded.
+ *    percentile of the document's similarities (never between a lead-in paragraph and its
+ *    list), or when chunk_size would be exceeded.
  *  paragraph and semantic cut at natural boundaries and do not overlap chunks; `overlap` is
  *  validated for every strategy but only used by `fixed`.
  *
  * Metadata
- *  - page: the page where the chunk's content starts (`<!-- page N -->` markers; a chunk that
- *    spans pages gets its first page). Content before the first marker is page 1 when the
+ *  - page: the page where the chunk's content starts (the model's page sections, whose
+ *    `<!-- page N -->` markers never appear in content; a chunk that spans pages gets its first page). Content before the first marker is page 1 when the
  *    document has markers; null throughout when it has none. Markers never appear in content.
  *  - section: heading path joined with " > ", taken where the chunk's text starts (after any
  *    headings the chunk begins with); null before the first heading.
@@ -59,6 +68,12 @@ export interface ChunkMetadata {
 }
 
 export interface ChunkMarkdownOptions {
+  /**
+   * The document model the Markdown was rendered from (or parsed into), with its blocks' spans
+   * (GET /v1/extractions/{id}/document's `prov.span`). Without it, or when its spans do not fit
+   * the Markdown, the Markdown is parsed into a model here.
+   */
+  document?: QuarryDocument | null;
   /** Required by the semantic strategy: embeds texts, one vector per text, in order. */
   embed?: EmbedFunction;
   /** Where the Markdown's text sits on its pages: chunks then carry `boxes`. */
@@ -97,7 +112,7 @@ export async function chunkMarkdown(
   if (strategy.type === 'semantic' && typeof options.embed !== 'function') {
     throw new Error('The semantic chunking strategy needs an embed function (options.embed)');
   }
-  const doc = parseMarkdown(markdown);
+  const doc = chunkSource(markdown, options.document);
   let drafts: DraftChunk[];
   switch (strategy.type) {
     case 'fixed':

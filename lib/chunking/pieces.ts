@@ -1,12 +1,12 @@
-import type { Block } from './markdown';
+import type { Block } from './source';
 import { countTokens } from './tokenizer';
 import { tokenWindows } from './text';
 
 /*
  * Pieces: text that goes into a chunk as a unit, with its exact token count and the offset (in
- * the parsed text) used for page and section metadata. Oversized Markdown blocks are split into
- * pieces here, each within its budget:
- *  - tables between rows, every piece repeating the header and delimiter rows;
+ * the parsed text) used for page and section metadata. Oversized blocks are split into pieces
+ * here, each within its budget, by the structure the document model gives them (source.ts):
+ *  - tables between rows, every piece repeating the caption, the header rows and the delimiter row;
  *  - fenced code between lines, every piece re-fenced with the original opening fence line;
  *  - lists between top-level items;
  *  - anything else (and any single row, line or item that is still too big) by token windows
@@ -124,32 +124,40 @@ function packLines(
   return out;
 }
 
-export function splitTable(block: Block, budget: Budget): Piece[] {
-  const lines = linesOf(block);
-  if (lines.length < 3) return splitProse(block.text, block.start, budget);
-  const header = `${lines[0].text}\n${lines[1].text}`;
+export function splitTable(block: Block, budget: Budget, text: string): Piece[] {
+  const parts = block.table;
+  if (!parts || parts.rows.length === 0) return splitProse(block.text, block.start, budget);
+  const header = text.slice(parts.header[0], parts.header[1]);
   const headerTokens = countTokens(header) + 1;
   let headerShown = false;
-  return packLines(
-    lines.slice(2),
+  const rows: Line[] = parts.rows.map(([start, end]) => ({ text: text.slice(start, end), offset: start, tokens: -1 }));
+  const pieces = packLines(
+    rows,
     budget,
     headerTokens,
-    (rows) => {
+    (group) => {
       headerShown = true;
-      return `${header}\n${rows.map((r) => r.text).join('\n')}`;
+      return `${header}\n${group.map((r) => r.text).join('\n')}`;
     },
     // A row that does not fit with the header: alone if it fits, else cut as text (the only
     // case a row is split; chunk_size is a hard limit). The header is kept at least once.
     (row, index) => {
       if (!headerShown) {
         headerShown = true;
-        return splitProse(`${header}\n${row.text}`, lines[0].offset, budget, index);
+        return splitProse(`${header}\n${row.text}`, block.start, budget, index);
       }
       const alone = tokensOf(row);
       if (alone <= budget(index)) return [piece(row.text, row.offset, alone)];
       return splitProse(row.text, row.offset, budget, index);
     },
   );
+  // The first piece holds the table from its first line on (a caption or header is not repeated there).
+  if (pieces.length > 0 && pieces[0].offset === parts.rows[0][0]) pieces[0] = { ...pieces[0], offset: block.start };
+  if (parts.tail) {
+    const tail = text.slice(parts.tail[0], parts.tail[1]);
+    pieces.push(...(countTokens(tail) <= budget(pieces.length) ? [piece(tail, parts.tail[0])] : splitProse(tail, parts.tail[0], budget, pieces.length)));
+  }
+  return pieces;
 }
 
 export function splitCode(block: Block, budget: Budget): Piece[] {
@@ -175,19 +183,9 @@ export function splitCode(block: Block, budget: Budget): Piece[] {
   );
 }
 
-const LIST_ITEM_START = /^([ \t]*)([-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
-
-export function splitList(block: Block, budget: Budget): Piece[] {
-  // Items start at a marker indented no deeper than the first item's marker.
-  const lines = linesOf(block);
-  const baseIndent = (LIST_ITEM_START.exec(lines[0].text)?.[1] ?? '').length;
-  const items: Line[] = [];
-  for (const line of lines) {
-    const m = LIST_ITEM_START.exec(line.text);
-    if (items.length === 0 || (m && m[1].length <= baseIndent)) items.push({ text: line.text, offset: line.offset, tokens: -1 });
-    else items[items.length - 1].text += `\n${line.text}`;
-  }
-  for (const item of items) item.text = item.text.trimEnd();
+export function splitList(block: Block, budget: Budget, text: string): Piece[] {
+  if (!block.items?.length) return splitProse(block.text, block.start, budget);
+  const items: Line[] = block.items.map(([start, end]) => ({ text: text.slice(start, end).trimEnd(), offset: start, tokens: -1 }));
   return packLines(
     items,
     budget,
@@ -198,14 +196,14 @@ export function splitList(block: Block, budget: Budget): Piece[] {
 }
 
 /** Splits a block that does not fit its budget. */
-export function splitBlock(block: Block, budget: Budget): Piece[] {
+export function splitBlock(block: Block, budget: Budget, text: string): Piece[] {
   switch (block.type) {
     case 'table':
-      return splitTable(block, budget);
+      return splitTable(block, budget, text);
     case 'code':
       return splitCode(block, budget);
     case 'list':
-      return splitList(block, budget);
+      return splitList(block, budget, text);
     default:
       return splitProse(block.text, block.start, budget);
   }

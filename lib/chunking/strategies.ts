@@ -1,4 +1,4 @@
-import { pageAt, sectionAt, type ParsedMarkdown } from './markdown';
+import { pageAt, sectionAt, type Block, type ParsedMarkdown } from './source';
 import { Packer, pieceEnd, splitBlock, splitProse, type PackedChunk, type Piece } from './pieces';
 import { sentenceSpans, tokenWindows } from './text';
 import { countTokens } from './tokenizer';
@@ -19,8 +19,7 @@ function leadingSpace(text: string): number {
   return i < 0 ? 0 : i;
 }
 
-function blockPiece(doc: ParsedMarkdown, index: number): Piece {
-  const block = doc.blocks[index];
+function blockPiece(block: Block): Piece {
   const heading = block.type === 'heading';
   return {
     text: block.text,
@@ -78,10 +77,35 @@ export function fixedChunks(doc: ParsedMarkdown, size: number, overlap: number):
 // ---------------------------------------------------------------------------------------------
 // paragraph
 
+/** A lead-in no longer than this share of chunk_size is kept with the list it leads into. */
+export const LEAD_IN_SHARE = 0.25;
+
+/**
+ * The part of a paragraph that leads into the list after it: the whole paragraph when it is
+ * short, else its last sentence (null when even that is long), with the rest of the paragraph.
+ */
+function leadIn(block: Block, size: number): { body: Block | null; lead: Piece } | null {
+  const limit = Math.floor(size * LEAD_IN_SHARE);
+  const whole = blockPiece(block);
+  if (whole.tokens <= limit) return { body: null, lead: whole };
+  const spans = sentenceSpans(block.text).filter((span) => block.text.slice(span.start, span.end).trim());
+  const last = spans[spans.length - 1];
+  if (!last || last.start === 0) return null;
+  const raw = block.text.slice(last.start, last.end);
+  const text = raw.trim();
+  const tokens = countTokens(text);
+  if (tokens > limit) return null;
+  const bodyText = block.text.slice(0, last.start).trimEnd();
+  const gap = block.text.slice(bodyText.length, last.start + leadingSpace(raw));
+  const body: Block = { type: 'paragraph', start: block.start, end: block.start + bodyText.length, text: bodyText };
+  const offset = block.start + last.start + leadingSpace(raw);
+  return { body, lead: { text, tokens, offset, end: offset + text.length, heading: false, sep: gap.includes('\n') ? '\n' : ' ', breakBefore: false } };
+}
+
 export function paragraphChunks(doc: ParsedMarkdown, size: number): DraftChunk[] {
   const packer = new Packer(size);
-  doc.blocks.forEach((block, index) => {
-    const p = blockPiece(doc, index);
+  const add = (block: Block) => {
+    const p = blockPiece(block);
     if (p.heading) {
       if (p.tokens <= size) packer.add(p);
       // A heading longer than a chunk (pathological): cut as text.
@@ -99,9 +123,41 @@ export function paragraphChunks(doc: ParsedMarkdown, size: number): DraftChunk[]
       if (packer.room >= size / 4) first = packer.room;
       else packer.flush();
     }
-    const pieces = splitBlock(block, (i) => (i === 0 ? first : size));
+    const pieces = splitBlock(block, (i) => (i === 0 ? first : size), doc.text);
     pieces.forEach((piece, i) => packer.add({ ...piece, breakBefore: i > 0 }));
-  });
+  };
+  /** A paragraph and the list it leads into: in one chunk, or its lead-in with the list's first items. */
+  const addLeadingInto = (block: Block, list: Block): boolean => {
+    const p = blockPiece(block);
+    const l = blockPiece(list);
+    if (p.tokens + 1 + l.tokens <= size) {
+      if (!packer.isEmpty && !packer.onlyHeadings && p.tokens + 1 + l.tokens > packer.room) packer.flush();
+      packer.add(p);
+      packer.add(l);
+      return true;
+    }
+    const split = leadIn(block, size);
+    if (!split) return false;
+    if (split.body) add(split.body);
+    const firstItem = list.items?.[0];
+    const firstTokens = firstItem ? countTokens(doc.text.slice(firstItem[0], firstItem[1])) : 0;
+    const needed = split.lead.tokens + 1 + Math.min(firstTokens, size - split.lead.tokens - 1);
+    if (!packer.isEmpty && !packer.onlyHeadings && packer.room < needed) packer.flush();
+    packer.add(split.lead);
+    const room = packer.room;
+    const pieces = splitBlock(list, (i) => (i === 0 ? room : size), doc.text);
+    pieces.forEach((piece, i) => packer.add({ ...piece, breakBefore: i > 0 }));
+    return true;
+  };
+  for (let i = 0; i < doc.blocks.length; i++) {
+    const block = doc.blocks[i];
+    const next = doc.blocks[i + 1];
+    if (block.leadsIn && next?.type === 'list' && addLeadingInto(block, next)) {
+      i++;
+      continue;
+    }
+    add(block);
+  }
   return draftsFromPacked(doc, packer.finish());
 }
 
@@ -124,7 +180,9 @@ function semanticUnits(doc: ParsedMarkdown, size: number): Unit[] {
   const units: Unit[] = [];
   let afterHeading = true;
   doc.blocks.forEach((block, index) => {
-    const whole = blockPiece(doc, index);
+    const whole = blockPiece(block);
+    // A list's first sentence stays with the paragraph leading into it (no topic break there).
+    if (block.type === 'list' && doc.blocks[index - 1]?.leadsIn) afterHeading = true;
     if (block.type === 'heading') {
       const parts = whole.tokens <= size ? [whole] : splitProse(block.text, block.start, () => size);
       for (const part of parts) units.push({ ...part, heading: true, breakBefore: true, compare: false });
@@ -133,7 +191,7 @@ function semanticUnits(doc: ParsedMarkdown, size: number): Unit[] {
     }
     const prose = block.type === 'paragraph' || block.type === 'list' || block.type === 'quote';
     if (!prose) {
-      const parts = whole.tokens <= size ? [whole] : splitBlock(block, () => size);
+      const parts = whole.tokens <= size ? [whole] : splitBlock(block, () => size, doc.text);
       parts.forEach((part, i) => {
         units.push({ ...part, heading: false, sep: '\n\n', breakBefore: i > 0, compare: !afterHeading });
         afterHeading = false;

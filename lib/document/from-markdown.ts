@@ -20,27 +20,34 @@ import { mathFromMarkdown } from 'mdast-util-math';
 import { gfm } from 'micromark-extension-gfm';
 import { math } from 'micromark-extension-math';
 import { plainTextBlocks } from './from-text';
+import { LineStarts } from './line-starts';
 import { markdownPieces, type MarkdownPiece } from './markdown-pieces';
 import { collectDefinitions, rootItemsOf, type RootItem } from './mdast-blocks';
 import { resolvePending, type ConvertContext } from './mdast-inlines';
-import { DOCUMENT_VERSION, type Block, type DocumentMetadata, type Inline, type Paragraph, type QuarryDocument, type Section } from './types';
+import { DOCUMENT_VERSION, type Block, type DocumentMetadata, type Inline, type Paragraph, type QuarryDocument, type Section, type Span } from './types';
 
 const OPTIONS: Options = {
   extensions: [gfm(), math()],
   mdastExtensions: [gfmFromMarkdown(), mathFromMarkdown()],
 };
 
-export function documentFromMarkdown(markdown: string, metadata: DocumentMetadata = {}): QuarryDocument {
+/**
+ * `spans`: every block at the top level or in a page section (and every item of such a list)
+ * carries its span in `markdown` (`prov.span`), whole lines from its first non-blank character
+ * to its last. A Markdown file's Markdown is its own text, and chunking reads it by these spans.
+ */
+export function documentFromMarkdown(markdown: string, metadata: DocumentMetadata = {}, { spans = false }: { spans?: boolean } = {}): QuarryDocument {
+  const lines = spans ? new LineStarts(markdown) : undefined;
   let blocks: Block[];
   try {
-    blocks = parseBlocks(markdown);
+    blocks = parseBlocks(markdown, lines);
   } catch {
-    blocks = plainTextBlocks(markdown, { trim: true });
+    blocks = plainTextBlocks(markdown, { trim: true, lines, firstLine: 0 });
   }
   return { version: DOCUMENT_VERSION, metadata, blocks };
 }
 
-function parseBlocks(markdown: string): Block[] {
+function parseBlocks(markdown: string, lines: LineStarts | undefined): Block[] {
   const pieces = markdownPieces(markdown);
   const stubs = pieces.length > 1 ? referenceStubs(pieces) : [''];
   const ctx: ConvertContext = { source: '', cutoff: 0, definitions: new Map(), pending: [] };
@@ -48,10 +55,18 @@ function parseBlocks(markdown: string): Block[] {
   pieces.forEach((piece, i) => {
     let next: RootItem[];
     if (piece.literal) {
-      next = plainTextBlocks(piece.text, { trim: true });
+      next = plainTextBlocks(piece.text, { trim: true, lines, firstLine: piece.firstLine });
     } else {
       ctx.source = stubs[i] ? `${piece.text}\n\n${stubs[i]}` : piece.text;
       ctx.cutoff = piece.text.length;
+      ctx.spanOf = lines && ((node) => {
+        // Lines of the piece → lines of the Markdown (the carried lines are the previous piece's).
+        const at = (line: number) => piece.firstLine + Math.max(0, line - 1 - piece.carriedLines);
+        const start = node.position?.start.line ?? 1;
+        let end = node.position?.end.line ?? start;
+        if (end > start && node.position?.end.column === 1) end--;
+        return lines.span(at(start), at(end));
+      });
       const tree = fromMarkdown(ctx.source, OPTIONS);
       collectDefinitions(tree.children, ctx);
       next = rootItemsOf(tree.children, ctx);
@@ -61,6 +76,13 @@ function parseBlocks(markdown: string): Block[] {
   });
   resolvePending(ctx);
   return sectionsOf(items);
+}
+
+/** Extends the span of `a` to the end of `b`'s. */
+function extendSpan(a: { prov?: { span?: Span } }, b: { prov?: { span?: Span } }): void {
+  const end = b.prov?.span?.[1];
+  const own = a.prov?.span;
+  if (own && end !== undefined && end > own[1]) a.prov = { ...a.prov, span: [own[0], end] };
 }
 
 function append<T>(to: T[], items: readonly T[]): void {
@@ -109,18 +131,23 @@ function joinSeam(items: RootItem[], next: RootItem[], carried: MarkdownPiece['c
   if (carried === 'table' && first?.type === 'table') {
     // The piece repeats the table's header rows in front of its rows.
     const rows = first.rows.slice(1);
-    if (last?.type === 'table') append(last.rows, rows);
-    else if (rows.length) items.push({ ...first, rows, header_rows: 0 });
+    if (last?.type === 'table') {
+      append(last.rows, rows);
+      extendSpan(last, first);
+    } else if (rows.length) items.push({ ...first, rows, header_rows: 0 });
     append(items, next.slice(1));
     return;
   }
   if (carried === 'fence' && first?.type === 'code' && last?.type === 'code') {
     last.text = last.text ? `${last.text}\n${first.text}` : first.text;
+    extendSpan(last, first);
     append(items, next.slice(1));
     return;
   }
-  if (last && first && joinBlocks(last, first)) append(items, next.slice(1));
-  else append(items, next);
+  if (last && first && joinBlocks(last, first)) {
+    if (last.type !== 'page_mark' && first.type !== 'page_mark') extendSpan(last, first);
+    append(items, next.slice(1));
+  } else append(items, next);
 }
 
 /** Joins `b` into `a` when `b` is what follows `a`'s last line in the same block. */
@@ -178,9 +205,12 @@ function sectionsOf(items: RootItem[]): Block[] {
   for (const item of items) {
     if (item.type === 'page_mark') {
       section = { type: 'section', kind: 'page', page: item.page, content: [] };
+      if (item.span) section.prov = { span: item.span };
       out.push(section);
-    } else if (section) section.content.push(item);
-    else out.push(item);
+    } else if (section) {
+      section.content.push(item);
+      extendSpan(section, item);
+    } else out.push(item);
   }
   return out;
 }

@@ -34,6 +34,10 @@ export interface MarkdownPiece {
   carried: 'table' | 'fence' | null;
   /** Whether the piece ends inside fenced code or an HTML block (nothing may be appended). */
   openAtEnd: boolean;
+  /** The index of the piece's first line of its own among the Markdown's lines. */
+  firstLine: number;
+  /** How many lines `carried` put in front of it. */
+  carriedLines: number;
 }
 
 export const PIECE_LIMITS = {
@@ -271,7 +275,8 @@ export function markdownPieces(markdown: string): MarkdownPiece[] {
     }
     for (let i = start; i < end; i++) text += i < end - 1 ? `${lines[i].text}\n` : lines[i].text;
     const openAtEnd = end < lines.length && lines[end].open;
-    pieces.push({ text, seam, literal: current.literal, carried, openAtEnd });
+    const carriedLines = carried === 'table' ? 2 : carried === 'fence' ? 1 : 0;
+    pieces.push({ text, seam, literal: current.literal, carried, openAtEnd, firstLine: start, carriedLines });
     current = null;
   };
   for (const unit of unitsOf(lines)) {

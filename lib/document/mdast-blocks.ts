@@ -8,7 +8,7 @@ import type { Paragraph as MdParagraph, PhrasingContent, RootContent, Table as M
 import type {} from 'mdast-util-gfm';
 import type {} from 'mdast-util-math';
 import { inlinesOf, mathDelimiters, sameMarks, startOf, type ConvertContext } from './mdast-inlines';
-import type { Block, HeadingLevel, Inline, ListItem, TableCell } from './types';
+import type { Block, HeadingLevel, Inline, ListItem, Span, TableCell } from './types';
 
 export const MAX_DEPTH = 40;
 
@@ -16,6 +16,8 @@ export const MAX_DEPTH = 40;
 export interface PageMark {
   type: 'page_mark';
   page: number;
+  /** The marker's line in the Markdown. */
+  span?: Span;
 }
 
 export type RootItem = Block | PageMark;
@@ -138,9 +140,34 @@ function listItemOf(node: Extract<RootContent, { type: 'listItem' }>, depth: num
   return item;
 }
 
+/** Sets the span of the items a top-level node gave (a list's items their own). */
+function placeItems(items: RootItem[], node: RootContent, ctx: ConvertContext): void {
+  const spanOf = ctx.spanOf;
+  if (!spanOf) return;
+  const span = spanOf(node);
+  for (const item of items) {
+    if (item.type === 'page_mark') item.span = span;
+    else item.prov = { ...item.prov, span };
+  }
+  if (node.type === 'list' && items.length === 1 && items[0].type === 'list') {
+    items[0].items.forEach((item, i) => {
+      const child = node.children[i];
+      if (child) item.prov = { ...item.prov, span: spanOf(child) };
+    });
+  }
+}
+
 function itemsOf(nodes: readonly RootContent[], depth: number, ctx: ConvertContext, root: boolean): RootItem[] {
   const out: RootItem[] = [];
+  let from = 0;
+  let last: RootContent | null = null;
+  const place = () => {
+    if (root && last && out.length > from) placeItems(out.slice(from), last, ctx);
+    from = out.length;
+  };
   for (const node of nodes) {
+    place();
+    last = node;
     if (root && startOf(node) >= ctx.cutoff) continue;
     if (depth >= MAX_DEPTH && CONTAINERS.has(node.type)) {
       for (const leaf of leavesOf(node)) out.push(...leafItems(leaf, false, ctx));
@@ -170,6 +197,7 @@ function itemsOf(nodes: readonly RootContent[], depth: number, ctx: ConvertConte
         out.push(...leafItems(node, root, ctx));
     }
   }
+  place();
   return out;
 }
 

@@ -7,7 +7,7 @@ import type { Nodes, PhrasingContent } from 'mdast';
 import type {} from 'mdast-util-math';
 import type {} from 'mdast-util-gfm';
 import { safeHref } from './links';
-import type { Inline, TextMarks } from './types';
+import type { Inline, Span, TextMarks } from './types';
 
 export type TextRun = Extract<Inline, { type: 'text' }>;
 
@@ -20,6 +20,8 @@ export interface ConvertContext {
   definitions: Map<string, string>;
   /** Link runs whose definition comes later in the document: set by resolvePending. */
   pending: { run: TextRun; identifier: string }[];
+  /** Where a node of the piece is in the whole Markdown (for the top level's spans). */
+  spanOf?: (node: Nodes) => Span;
 }
 
 const PENDING = '\u0000pending:';

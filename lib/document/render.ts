@@ -19,7 +19,7 @@ import { codeFence, codeSpan, escapeCellText, escapeInline, escapeLineStart } fr
 import { safeHref } from './links';
 import { TABLE_LIMITS } from './settings';
 import { tableGrid } from './table-grid';
-import type { Block, Inline, List, QuarryDocument, SourceLine, Table, TextMarks } from './types';
+import type { Block, Inline, List, ListItem, QuarryDocument, SourceLine, Span, Table, TextMarks } from './types';
 
 /** A written piece of the Markdown that came from known lines of a page. */
 interface Placed {
@@ -34,6 +34,8 @@ interface Placed {
 interface Rendered {
   text: string;
   placed: Placed[];
+  /** A list's items: where each starts and ends in `text`. */
+  items?: Span[];
 }
 
 const NONE: Rendered = { text: '', placed: [] };
@@ -219,7 +221,15 @@ function renderList(list: List, page: number | undefined): Rendered {
     if (lead.placed.length) written.placed[0] = { ...written.placed[0], start: 0 };
     return written;
   });
-  return join(items, '\n');
+  const joined = join(items, '\n');
+  // Every item's text holds at least its marker, so join keeps them all.
+  let at = 0;
+  joined.items = items.map((item) => {
+    const span: Span = [at, at + item.text.length];
+    at += item.text.length + 1;
+    return span;
+  });
+  return joined;
 }
 
 function renderTable(table: Table, page: number | undefined): Rendered {
@@ -314,18 +324,83 @@ function escapeHtmlOpeners(text: string): string {
 export interface RenderedDocument {
   markdown: string;
   layout: ExtractionLayout;
+  /**
+   * Where each block at the top level or in a section (and each item of such a list) is in the
+   * Markdown; a section's span runs from its page marker (or first block) to its last block.
+   * Blocks that write nothing have none.
+   */
+  spans: Map<Block | ListItem, Span>;
 }
 
-/** The document's Markdown and layout record. */
+/** The blocks at the top level and in sections, rendered one by one: what the Markdown is joined from. */
+interface TopPart {
+  block: Block;
+  rendered: Rendered;
+}
+
+function topParts(blocks: readonly Block[], page: number | undefined, out: TopPart[], sections: Array<{ section: Block; from: number; to: number }>): void {
+  for (const block of blocks) {
+    if (block.type !== 'section') {
+      out.push({ block, rendered: renderBlock(block, page) });
+      continue;
+    }
+    const from = out.length;
+    if (block.page !== undefined) out.push({ block, rendered: { text: `<!-- page ${block.page} -->`, placed: [] } });
+    topParts(block.content, block.page ?? page, out, sections);
+    sections.push({ section: block, from, to: out.length });
+  }
+}
+
+/** The document's Markdown, layout record and block spans. */
 export function renderDocument(doc: QuarryDocument): RenderedDocument {
-  const body = join(doc.blocks.map((b) => renderBlock(b, undefined)));
-  const markdown = body.text ? `${body.text}\n` : '';
+  // Joining the blocks of sections with the blocks around them gives what joining each
+  // section's own blocks first would: empty parts are skipped, every other one is separated by
+  // a blank line.
+  const parts: TopPart[] = [];
+  const sections: Array<{ section: Block; from: number; to: number }> = [];
+  topParts(doc.blocks, undefined, parts, sections);
+  const starts: number[] = [];
+  let text = '';
+  const placed: Placed[] = [];
+  for (const { rendered } of parts) {
+    if (!rendered.text) {
+      starts.push(-1);
+      continue;
+    }
+    if (text) text += '\n\n';
+    starts.push(text.length);
+    placed.push(...shift(rendered.placed, text.length));
+    text += rendered.text;
+  }
+  const markdown = text ? `${text}\n` : '';
+  const spans = new Map<Block | ListItem, Span>();
+  parts.forEach(({ block, rendered }, i) => {
+    const start = starts[i];
+    if (start < 0 || block.type === 'section') return;
+    spans.set(block, [start, start + rendered.text.length]);
+    if (block.type === 'list' && rendered.items) {
+      block.items.forEach((item, k) => {
+        const span = rendered.items![k];
+        if (span) spans.set(item, [start + span[0], start + span[1]]);
+      });
+    }
+  });
+  for (const { section, from, to } of sections) {
+    let first = -1;
+    let last = -1;
+    for (let i = from; i < to; i++) {
+      if (starts[i] < 0) continue;
+      if (first < 0) first = i;
+      last = i;
+    }
+    if (first >= 0) spans.set(section, [starts[first], starts[last] + parts[last].rendered.text.length]);
+  }
   const layout = new LayoutBuilder();
-  for (const p of body.placed) {
+  for (const p of placed) {
     if (p.rows) placeTable(layout, p, markdown);
     else layout.add(p.page, markdown, p.start, p.end, p.lines);
   }
-  return { markdown, layout: layout.build() };
+  return { markdown, layout: layout.build(), spans };
 }
 
 /** The document's Markdown alone. */

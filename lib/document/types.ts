@@ -12,6 +12,9 @@
 /** A rectangle in page fractions: x0, y0 (top-left corner), x1, y1 (bottom-right corner). */
 export type Box = [number, number, number, number];
 
+/** A stretch of the Markdown: UTF-16 offsets of its first character and just after its last. */
+export type Span = [number, number];
+
 /** A line of the source: its letters and digits (to find it in the written Markdown) and where it sits. */
 export interface SourceLine {
   chars: number;
@@ -31,6 +34,12 @@ export interface Provenance {
    * row by row). The layout record is made from these; the served model gives `bbox` only.
    */
   lines?: SourceLine[];
+  /**
+   * Where the block is in the extraction's Markdown, for blocks at the top level or in a section
+   * and the items of such lists (absent for blocks that write nothing). What chunking reads the
+   * document's Markdown by; a section's span runs from its page marker to its last block.
+   */
+  span?: Span;
 }
 
 /** Marks a run of text carries. */

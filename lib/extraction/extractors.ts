@@ -3,7 +3,6 @@
  * office) gives the document model, and its Markdown and layout record are rendered here by the
  * one renderer (lib/document/render.ts), so no reader writes Markdown itself.
  */
-import { documentFromMarkdown } from '@/lib/document/from-markdown';
 import * as office from './office';
 import { readImage } from './ocr/image';
 import type { OcrService } from './ocr/types';
@@ -12,23 +11,11 @@ import { finishExtraction } from './result';
 import type { ExtractorName } from '@/lib/formats/registry';
 import type { ExtractedDocument, ExtractInput, ExtractResult } from './types';
 
-/** A reader's output: the model, or (formats not yet reading into the model) a finished result. */
-type ReaderOutput = ExtractedDocument | ExtractResult;
-
 export type Extractor = (input: ExtractInput) => Promise<ExtractResult>;
 
-/**
- * The extraction result of a reader's output. A reader that still writes Markdown gets its model
- * read back from that Markdown (lib/document/from-markdown.ts), so every extraction has one; its
- * Markdown stays exactly as written.
- */
-export function finish(out: ReaderOutput): ExtractResult {
-  if (!('metadata' in out)) return finishExtraction(out);
-  return out.document ? out : { ...out, document: documentFromMarkdown(out.markdown, out.metadata) };
-}
-
-function rendered(read: (input: ExtractInput) => Promise<ReaderOutput>): Extractor {
-  return async (input) => finish(await read(input));
+/** An Office or text reader as an extractor: its model rendered (result.ts). */
+function rendered(read: (input: ExtractInput) => Promise<ExtractedDocument>): Extractor {
+  return async (input) => finishExtraction(await read(input));
 }
 
 /** A PDF's extraction result (the text layer, and OCR by `ocr` where the mode asks for it). */

@@ -7,6 +7,7 @@ import { getConfig } from '@/lib/config';
 import { makeScratchDir } from './scratch';
 import type { ServiceContext } from '@/lib/context';
 import { extractionDocuments, extractionLayouts, extractions, files, type ExtractionRow } from '@/lib/db/schema';
+import { withoutSpans } from '@/lib/document/serve';
 import { recordEvent } from '@/lib/events';
 import { storableJson, storableText } from '@/lib/text/clean';
 import { getExtractionPool } from './pool';
@@ -92,7 +93,9 @@ export async function completeExtraction(ctx: ServiceContext, id: string, result
     }
     if (result.document) {
       // Text of the document itself: a NUL or a lone surrogate in it must not fail the insert.
-      const document = storableJson(result.document) as unknown as Record<string, unknown>;
+      // Its blocks' spans are offsets into the Markdown, like the layout's positions.
+      const model = markdown.length === result.markdown.length ? result.document : withoutSpans(result.document);
+      const document = storableJson(model) as unknown as Record<string, unknown>;
       await tx
         .insert(extractionDocuments)
         .values({ extractionId: id, document })

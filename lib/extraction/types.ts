@@ -95,10 +95,6 @@ export class ExtractionError extends Error {
   }
 }
 
-export function pageMarker(page: number): string {
-  return `<!-- page ${page} -->`;
-}
-
 /** The error to throw once `signal` has aborted (CANCELLED unless the reason is coded). */
 export function abortError(signal: AbortSignal): ExtractionError {
   const reason: unknown = signal.reason;

@@ -1,9 +1,9 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
 import { databaseKind } from '@/lib/db/client';
 import { ProgressWriter } from '@/lib/db/pacing';
 import { isExtractionLayout, type ExtractionLayout } from '@/lib/document/layout';
-import { extractionLayouts, extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { extractionDocuments, extractionLayouts, extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
@@ -62,22 +62,35 @@ export async function failIndexing(ctx: ServiceContext, documentId: string, code
   });
 }
 
+/** The extraction's document model as JSON text (read as text, it is parsed where it is used). */
+export const documentText = sql<string | null>`${extractionDocuments.document}::text`;
+
 interface Source {
   markdown: string;
   layout: ExtractionLayout | null;
+  /** The document model as JSON text: parsed in the indexing thread, not on the server's. */
+  document: string | null;
 }
 
-/** The extraction's Markdown, and where its text sits on the pages when that was recorded (citations). */
+/**
+ * The extraction's Markdown, its document model (which chunking reads the Markdown by), and
+ * where its text sits on the pages when that was recorded (citations).
+ */
 async function sourceOf(ctx: ServiceContext, doc: KbDocumentRow): Promise<Source> {
   const [extraction] = await ctx.db
-    .select({ markdown: extractions.markdown, status: extractions.status, layout: extractionLayouts.layout })
+    .select({ markdown: extractions.markdown, status: extractions.status, layout: extractionLayouts.layout, document: documentText })
     .from(extractions)
     .leftJoin(extractionLayouts, eq(extractionLayouts.extractionId, extractions.id))
+    .leftJoin(extractionDocuments, eq(extractionDocuments.extractionId, extractions.id))
     .where(eq(extractions.id, doc.extractionId));
   if (!extraction || extraction.status !== 'completed') {
     throw new IndexingError('EXTRACTION_NOT_COMPLETED', 'The extraction this document was added from is no longer available');
   }
-  return { markdown: extraction.markdown ?? '', layout: isExtractionLayout(extraction.layout) ? extraction.layout : null };
+  return {
+    markdown: extraction.markdown ?? '',
+    layout: isExtractionLayout(extraction.layout) ? extraction.layout : null,
+    document: extraction.document ?? null,
+  };
 }
 
 interface Plan {

@@ -4,6 +4,8 @@
  * .quarry/indexing-thread.mjs (lib/workers/bundle.ts) and run by lib/knowledge-bases/preparer.ts.
  */
 import type { ChunkingStrategy, ExtractionLayout } from '@/lib/chunking';
+import { storedDocument } from '@/lib/document/stored';
+import type { QuarryDocument } from '@/lib/document/types';
 import { createEmbedder, type EmbedderRecipe } from '@/lib/embeddings/recipe';
 import { serveRequests } from '@/lib/workers/thread-serve';
 import { chunkRows, prepareChunks, summaryOf, vectorTextAhead, type PreparedChunks, type PrepareLimits } from './prepare';
@@ -13,6 +15,8 @@ export type PrepareThreadMessage =
       type: 'prepare';
       markdown: string;
       layout?: ExtractionLayout | null;
+      /** The extraction's document model as JSON text, which chunking reads the Markdown by. */
+      document?: string | null;
       /** One set of chunks per strategy (the active generation's, and a re-index's). */
       strategies: ChunkingStrategy[];
       embedder: EmbedderRecipe;
@@ -24,14 +28,25 @@ export type PrepareThreadMessage =
 
 let prepared: PreparedChunks[] = [];
 
+/** The stored model from its JSON text; null when there is none or it does not read as one (the Markdown is parsed then). */
+function parsedDocument(json: string | null | undefined): QuarryDocument | null {
+  if (!json) return null;
+  try {
+    return storedDocument(JSON.parse(json));
+  } catch {
+    return null;
+  }
+}
+
 serveRequests(async (message: PrepareThreadMessage) => {
   switch (message.type) {
     case 'prepare': {
       prepared = [];
       const provider = createEmbedder(message.embedder);
+      const document = parsedDocument(message.document);
       const sets: PreparedChunks[] = [];
       for (const strategy of message.strategies) {
-        sets.push(await prepareChunks(message.markdown, strategy, provider, message.metadata, message.limits, message.layout));
+        sets.push(await prepareChunks(message.markdown, strategy, provider, message.metadata, message.limits, message.layout, document));
       }
       prepared = sets;
       vectorTextAhead(sets, () => prepared === sets);

@@ -1,4 +1,5 @@
 import { chunkMarkdown, type ChunkingStrategy, type ExtractionLayout } from '@/lib/chunking';
+import type { QuarryDocument } from '@/lib/document/types';
 import type { EmbeddingProvider } from '@/lib/embeddings/types';
 import { termVector } from '@/lib/search/analyze';
 import { lexemesLiteral } from '@/lib/search/tsvector';
@@ -6,7 +7,7 @@ import { toVectorLiteral } from '@/lib/search/vectors';
 import { IndexingError } from './errors';
 
 /*
- * Chunking, embedding and keyword analysis of one document's Markdown: the CPU work of indexing.
+ * Chunking, embedding and keyword analysis of one document (its Markdown and document model): the CPU work of indexing.
  * It runs in an indexing thread (prepare-thread.ts), which keeps the result and hands it to the
  * server a batch of rows at a time while they are written (store.ts), so the server never holds
  * a whole large document's chunks. Rows are kept in the form the INSERT takes (JSON and tsvector
@@ -68,7 +69,10 @@ function tooManyChunks(count: number, strategy: ChunkingStrategy, max: number): 
   );
 }
 
-/** Chunks, embeds and analyses a document's Markdown; fails with TOO_MANY_CHUNKS before embedding when it is over the limit. */
+/**
+ * Chunks, embeds and analyses a document's Markdown, read through its document model when it
+ * has one; fails with TOO_MANY_CHUNKS before embedding when it is over the limit.
+ */
 export async function prepareChunks(
   markdown: string,
   strategy: ChunkingStrategy,
@@ -76,8 +80,9 @@ export async function prepareChunks(
   documentMetadata: Record<string, unknown>,
   limits: PrepareLimits,
   layout?: ExtractionLayout | null,
+  document?: QuarryDocument | null,
 ): Promise<PreparedChunks> {
-  const chunks = await chunkMarkdown(markdown, strategy, { embed: (texts) => provider.embed(texts), layout });
+  const chunks = await chunkMarkdown(markdown, strategy, { embed: (texts) => provider.embed(texts), layout, document });
   if (chunks.length > limits.maxChunks) throw tooManyChunks(chunks.length, strategy, limits.maxChunks);
   const held: HeldChunk[] = [];
   let termTotal = 0;

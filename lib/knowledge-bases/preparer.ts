@@ -73,6 +73,8 @@ export interface PrepareInput {
   markdown: string;
   /** Where the Markdown's text sits on its pages, when known: chunks then carry boxes. */
   layout?: ExtractionLayout | null;
+  /** The extraction's document model (its blocks' spans in the Markdown) as JSON text, when it was kept. */
+  document?: string | null;
   strategies: ChunkingStrategy[];
   embedder: EmbedderRecipe;
   metadata: Record<string, unknown>;

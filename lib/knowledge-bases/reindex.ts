@@ -2,11 +2,11 @@ import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { isExtractionLayout } from '@/lib/document/layout';
 import type { ServiceContext } from '@/lib/context';
 import { databaseKind } from '@/lib/db/client';
-import { extractionLayouts, extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { extractionDocuments, extractionLayouts, extractions, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
 import { IndexingError } from './errors';
-import { documentsAwaitingReindex } from './indexing';
+import { documentText, documentsAwaitingReindex } from './indexing';
 import { withPreparer, type Preparer } from './preparer';
 import type { ChunkSource } from './prepare';
 import { deleteChunks, dropGeneration, insertChunks } from './store';
@@ -44,10 +44,11 @@ async function rechunkDocuments(
   const strategies = [kb.pendingChunkingStrategy as ChunkingStrategy];
   for (const documentId of ids) {
     const [doc] = await ctx.db
-      .select({ doc: kbDocuments, markdown: extractions.markdown, layout: extractionLayouts.layout })
+      .select({ doc: kbDocuments, markdown: extractions.markdown, layout: extractionLayouts.layout, document: documentText })
       .from(kbDocuments)
       .innerJoin(extractions, eq(extractions.id, kbDocuments.extractionId))
       .leftJoin(extractionLayouts, eq(extractionLayouts.extractionId, extractions.id))
+      .leftJoin(extractionDocuments, eq(extractionDocuments.extractionId, extractions.id))
       .where(eq(kbDocuments.id, documentId));
     if (!doc) continue;
     let chunks: ChunkSource;
@@ -55,6 +56,7 @@ async function rechunkDocuments(
       [chunks] = await preparer.prepare({
         markdown: doc.markdown ?? '',
         layout: isExtractionLayout(doc.layout) ? doc.layout : null,
+        document: doc.document ?? null,
         strategies,
         embedder,
         metadata: doc.doc.metadata,

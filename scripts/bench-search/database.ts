@@ -5,7 +5,9 @@ import { eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import type { ServiceContext } from '@/lib/context';
 import type { Db } from '@/lib/db/client';
-import { extractions, files, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { extractionDocuments, extractions, files, kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { documentFromMarkdown } from '@/lib/document/from-markdown';
+import { documentText } from '@/lib/knowledge-bases/indexing';
 import { newId } from '@/lib/ids';
 import { createKnowledgeBase } from '@/lib/knowledge-bases/service';
 import type { Storage } from '@/lib/storage';
@@ -36,7 +38,10 @@ export interface Seeded {
   documents: { id: string; sections: number; metadata: Record<string, unknown> }[];
 }
 
-/** A knowledge base created by the service, and one file, completed extraction and document per corpus document. */
+/**
+ * A knowledge base created by the service, and one file, completed extraction (with its document
+ * model, as a Markdown upload's extraction keeps it) and document per corpus document.
+ */
 export async function seed(db: Db, writer: CorpusWriter, plan: number[]): Promise<Seeded & { chars: number }> {
   const view = await createKnowledgeBase(serviceContext(db), { name: 'bench-search', description: 'bench:search corpus' });
   const [kb] = await db.select().from(knowledgeBases).where(eq(knowledgeBases.id, view.id));
@@ -47,6 +52,7 @@ export async function seed(db: Db, writer: CorpusWriter, plan: number[]): Promis
     const fileRows: (typeof files.$inferInsert)[] = [];
     const extractionRows: (typeof extractions.$inferInsert)[] = [];
     const documentRows: (typeof kbDocuments.$inferInsert)[] = [];
+    const modelRows: (typeof extractionDocuments.$inferInsert)[] = [];
     for (let i = start; i < Math.min(plan.length, start + BATCH); i++) {
       const doc = writer.document(i, plan[i]);
       const bytes = Buffer.from(doc.markdown);
@@ -76,21 +82,25 @@ export async function seed(db: Db, writer: CorpusWriter, plan: number[]): Promis
         startedAt: now,
         completedAt: now,
       });
+      modelRows.push({ extractionId, document: documentFromMarkdown(doc.markdown, { title: doc.title }, { spans: true }) as unknown as Record<string, unknown> });
       documentRows.push({ id: documentId, kbId: kb.id, fileId, extractionId, title: doc.title, status: 'indexing', metadata });
       documents.push({ id: documentId, sections: doc.sections, metadata });
     }
     await db.insert(files).values(fileRows);
     await db.insert(extractions).values(extractionRows);
+    await db.insert(extractionDocuments).values(modelRows);
     await db.insert(kbDocuments).values(documentRows);
   }
   return { kb, documents, chars };
 }
 
-export async function markdownOf(db: Db, documentId: string): Promise<string> {
+/** A document's Markdown and document model (JSON text), read as the indexing pipeline reads them. */
+export async function markdownOf(db: Db, documentId: string): Promise<{ markdown: string; document: string | null }> {
   const [row] = await db
-    .select({ markdown: extractions.markdown })
+    .select({ markdown: extractions.markdown, document: documentText })
     .from(kbDocuments)
     .innerJoin(extractions, eq(extractions.id, kbDocuments.extractionId))
+    .leftJoin(extractionDocuments, eq(extractionDocuments.extractionId, extractions.id))
     .where(eq(kbDocuments.id, documentId));
-  return row?.markdown ?? '';
+  return { markdown: row?.markdown ?? '', document: row?.document ?? null };
 }

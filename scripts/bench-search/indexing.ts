@@ -38,10 +38,10 @@ async function bulkLoad(db: Db, kb: KnowledgeBaseRow, documents: Seeded['documen
   const started = performance.now();
   let done = 0;
   await pool(documents, CONCURRENCY, async (doc) => {
-    const markdown = await markdownOf(db, doc.id);
+    const { markdown, document } = await markdownOf(db, doc.id);
     await withPreparer(async (preparer) => {
       const t1 = performance.now();
-      const [prepared] = await preparer.prepare({ markdown, strategies: [kb.chunkingStrategy], embedder: embedderRecipeOf(kb), metadata: doc.metadata });
+      const [prepared] = await preparer.prepare({ markdown, document, strategies: [kb.chunkingStrategy], embedder: embedderRecipeOf(kb), metadata: doc.metadata });
       const t2 = performance.now();
       result.prepareMs += t2 - t1;
       const source: ChunkSource = {

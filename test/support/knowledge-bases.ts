@@ -2,19 +2,25 @@ import { expect } from 'vitest';
 import * as filesRoute from '@/app/v1/files/route';
 import * as documentsRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/route';
 import * as kbsRoute from '@/app/v1/knowledge-bases/route';
-import { extractions } from '@/lib/db/schema';
+import { extractionDocuments, extractions } from '@/lib/db/schema';
+import { documentFromMarkdown } from '@/lib/document/from-markdown';
 import { newId } from '@/lib/ids';
 import { EmbeddedRunner } from '@/lib/workflows/embedded';
 import { WORKFLOWS } from '@/lib/ops/workflows';
 import type { TestApp } from './app';
 import { formWith } from './fixtures';
 
-/** Uploads a text file and records a completed extraction of it with the given Markdown. */
+/**
+ * Uploads a text file and records a completed extraction of it with the given Markdown; with
+ * `document`, also its document model as a Markdown file's extraction keeps it (otherwise the
+ * extraction is one from before models were kept).
+ */
 export async function extractedFile(
   app: TestApp,
   filename: string,
   markdown: string,
   metadata: Record<string, unknown> = {},
+  { document = false }: { document?: boolean } = {},
 ): Promise<{ fileId: string; extractionId: string }> {
   const res = await app.call(filesRoute.POST, { method: 'POST', path: '/v1/files', body: formWith(filename, Buffer.from(markdown)) });
   expect(res.status, res.text).toBe(201);
@@ -33,6 +39,10 @@ export async function extractedFile(
     updatedAt: now,
     completedAt: now,
   });
+  if (document) {
+    const model = documentFromMarkdown(markdown, metadata, { spans: true }) as unknown as Record<string, unknown>;
+    await app.db.insert(extractionDocuments).values({ extractionId, document: model });
+  }
   return { fileId: res.body.id, extractionId };
 }
 

@@ -19,6 +19,14 @@ const provenance = z
   .object({
     page: pageNumber.optional().meta({ description: '1-based page (or slide, sheet) number' }),
     bbox: box.optional().meta({ description: "The block's region on its page: the union of its lines" }),
+    span: z
+      .tuple([z.number().int().min(0), z.number().int().min(0)])
+      .optional()
+      .meta({
+        description:
+          "Where the block is in the extraction's `markdown`: UTF-16 offsets of its first character and just after its last (as chunks' char_start and char_end). " +
+          'Given for blocks at the top level or in a section and for the items of such lists; a section runs from its page marker to its last block.',
+      }),
   })
   .meta({ id: 'Provenance', description: 'Where a block came from, where the format knows it' });
 

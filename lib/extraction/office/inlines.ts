@@ -64,7 +64,10 @@ export function collapseInlines(runs: readonly Inline[]): Inline[] {
   return out;
 }
 
-/** Whether runs show anything (text other than whitespace, or a formula). */
+/**
+ * Whether runs show anything (text other than whitespace, or a formula, a footnote reference).
+ * model.ts re-exports it as hasText for the readers that build on model.ts.
+ */
 export function hasContent(runs: readonly Inline[]): boolean {
   return runs.some((run) => (run.type === 'text' ? /\S/.test(run.text) : run.type !== 'break'));
 }

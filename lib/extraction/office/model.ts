@@ -1,4 +1,5 @@
 import { DOCUMENT_VERSION, type Block, type DocumentMetadata, type Heading, type Inline, type Paragraph, type QuarryDocument, type TextMarks } from '@/lib/document/types';
+import { hasContent } from './inlines';
 
 /*
  * Small builders of the document model (lib/document/types.ts) shared by the Office and text
@@ -34,12 +35,16 @@ export function altText(alt: string | undefined): string {
     .trim();
 }
 
-/** Whether inline content holds anything but whitespace. */
-export function hasText(content: readonly Inline[]): boolean {
-  return content.some((run) => (run.type === 'text' ? /\S/.test(run.text) : run.type !== 'break'));
-}
+// Whether inline content holds anything but whitespace: inlines.ts's hasContent, under the name
+// the ODF and table readers import.
+export { hasContent as hasText };
 
-/** Inline content with its whitespace runs collapsed to single spaces and its edges trimmed. */
+/**
+ * Inline content with its whitespace runs collapsed to single spaces and its edges trimmed, as the
+ * ODF reader writes its model. Not inlines.ts's collapseInlines, which the DOCX and HTML readers
+ * use: this one turns line breaks into spaces, collapses every Unicode space (non-breaking ones
+ * too) but only within a run, and keeps neighbouring runs apart, so ODF's model stays as it is.
+ */
 export function collapseInlines(content: readonly Inline[]): Inline[] {
   const out: Inline[] = [];
   for (const run of content) {
@@ -57,11 +62,13 @@ export function collapseInlines(content: readonly Inline[]): Inline[] {
 /**
  * The text of blocks as one line of inline content (a table cell, a heading made of frames):
  * paragraphs, headings, list items, cells, quotes and pictures' alternative text, joined by spaces.
+ * ODF's counterpart of inlines.ts's flattenBlocks, which also writes list markers and keeps code
+ * marked; kept apart (with the collapsing above) so that ODF's model stays as it is.
  */
 export function flattenInlines(blocks: readonly Block[]): Inline[] {
   const out: Inline[] = [];
   const push = (content: readonly Inline[]) => {
-    if (!hasText(content)) return;
+    if (!hasContent(content)) return;
     if (out.length) out.push(text(' '));
     out.push(...content);
   };

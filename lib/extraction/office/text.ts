@@ -22,7 +22,8 @@ export async function readText(input: ExtractInput): Promise<ExtractedDocument> 
     const heading = /^#[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/.exec(firstLine);
     if (heading) metadata.title = heading[1];
   }
-  const document = markdown ? documentFromMarkdown(text, metadata) : documentFromPlainText(text, metadata);
+  // Spans in the file's text, which is the Markdown served: chunking reads the text by them.
+  const document = markdown ? documentFromMarkdown(text, metadata, { spans: true }) : documentFromPlainText(text, metadata, { spans: true });
   input.onProgress(1, 1);
   return { document, totalPages: 1, markdown: text };
 }

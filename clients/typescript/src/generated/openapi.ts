@@ -1474,6 +1474,11 @@ export interface components {
             page?: number;
             /** @description The block's region on its page: the union of its lines */
             bbox?: components["schemas"]["Box"];
+            /** @description Where the block is in the extraction's `markdown`: UTF-16 offsets of its first character and just after its last (as chunks' char_start and char_end). Given for blocks at the top level or in a section and for the items of such lists; a section runs from its page marker to its last block. */
+            span?: [
+                number,
+                number
+            ];
         };
         /** @description x0, y0, x1, y1: fractions of the page (0–1), origin at the top-left corner of the page as shown */
         Box: [
