@@ -20,14 +20,15 @@ export interface UnicodeText {
   alignRight?: boolean;
 }
 
-interface TrueType {
+/** An installed TrueType font: its bytes, and its glyph ids and advances (in font units). */
+export interface TrueType {
   bytes: Buffer;
   unitsPerEm: number;
   glyph(codePoint: number): number;
   advance(gid: number): number;
 }
 
-function readTrueType(file: string): TrueType {
+export function readTrueType(file: string): TrueType {
   const bytes = fs.readFileSync(file);
   const tables = new Map<string, number>();
   const count = bytes.readUInt16BE(4);

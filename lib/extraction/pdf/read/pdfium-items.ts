@@ -5,6 +5,7 @@
 import type { Matrix } from './matrix';
 import { decimal } from './pdfium-numbers';
 import type { FontFlags, TextItemLike } from './runs';
+import { expandLigatures } from './text';
 
 /** What the characters of one text object share. */
 export interface TextObjectInfo {
@@ -47,9 +48,10 @@ export class ItemWriter {
     this.fontId = obj.font.id;
   }
 
-  /** Appends a code point to the item under way. */
+  /** Appends a code point to the item under way; a Latin ligature (U+FB00–FB06) as its letters. */
   char(u: number): void {
     if (u > 0xffff) this.codes.push(0xd800 + ((u - 0x10000) >> 10), 0xdc00 + ((u - 0x10000) & 0x3ff));
+    else if (u >= 0xfb00 && u <= 0xfb06) for (const ch of expandLigatures(String.fromCharCode(u))) this.codes.push(ch.charCodeAt(0));
     else this.codes.push(u);
   }
 

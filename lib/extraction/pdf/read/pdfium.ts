@@ -235,18 +235,24 @@ export class PdfiumDocument {
         const ox = h.f64[s >> 3];
         const oy = h.f64[(s + 8) >> 3];
         const textObject = x.FPDFText_GetTextObject(tp, i);
-        if (inkEnd && prev !== null && textObject === prev.handle) {
-          // The glyph before ended where its ink did, which may reach past its advance (an
-          // italic f): the advance ends no later than where the next character of its text
-          // object starts.
-          const along = (ox - prevOx) * prev.dirX + (oy - prevOy) * prev.dirY;
-          const reach = (prevEndX - prevOx) * prev.dirX + (prevEndY - prevOy) * prev.dirY;
-          if (along >= 0 && along < reach) {
-            prevEndX = prevOx + along * prev.dirX;
-            prevEndY = prevOy + along * prev.dirY;
+        // PDFium gives each letter of a ligature glyph ("ffi", "Th" from a ToUnicode map, U+FB01
+        // decomposed) an index of its own, all at the glyph's origin: the letters after the first
+        // belong to the glyph, whose advance and ink they leave as they are.
+        const sameGlyph = out.start !== null && prev !== null && ox === prevOx && oy === prevOy && textObject === prev.handle;
+        if (!sameGlyph) {
+          if (inkEnd && prev !== null && textObject === prev.handle) {
+            // The glyph before ended where its ink did, which may reach past its advance (an
+            // italic f, an "ff" ligature): the advance ends no later than where the next
+            // character of its text object starts.
+            const along = (ox - prevOx) * prev.dirX + (oy - prevOy) * prev.dirY;
+            const reach = (prevEndX - prevOx) * prev.dirX + (prevEndY - prevOy) * prev.dirY;
+            if (along >= 0 && along < reach) {
+              prevEndX = prevOx + along * prev.dirX;
+              prevEndY = prevOy + along * prev.dirY;
+            }
           }
+          inkEnd = false;
         }
-        inkEnd = false;
         if (u === 0x20 || u === 0x09 || u === 0xa0 || u === 0x0a || u === 0x0d || u === 0x3000) {
           olderSpace = newerSpace;
           newerSpace = true;
@@ -255,8 +261,7 @@ export class PdfiumDocument {
         if (ox < view[0] || ox > view[2] || oy < view[1] || oy > view[3]) continue;
         if (x.FPDFText_HasUnicodeMapError(tp, i) === 1) unsupported ??= 'characters without a Unicode mapping';
         if (isRtlCode(u)) unsupported ??= 'right-to-left text';
-        // Characters of one glyph (a ligature PDFium splits into its letters) share its origin.
-        if (out.start !== null && prev !== null && ox === prevOx && oy === prevOy && textObject === prev.handle) {
+        if (sameGlyph) {
           out.char(u);
           continue;
         }

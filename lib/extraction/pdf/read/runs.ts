@@ -6,6 +6,7 @@
  */
 import { isSpaceCode } from '@/lib/text/classes';
 import { multiplyMatrixInto, type Matrix } from './matrix';
+import { expandLigatures } from './text';
 import { FRAME_ANGLE_STEP, FRAME_QUARTER_TOLERANCE } from '../settings';
 
 export interface Run {
@@ -86,7 +87,10 @@ export function buildFrames(
   styles: Record<string, FontStyleLike | undefined>,
   viewport: { transform: number[]; width: number; height: number },
   fontFlags: (fontName: string) => FontFlags | null,
-  /** Unicode normalisation of item text (ligatures → letters), applied after bidi reordering. */
+  /**
+   * Unicode normalisation of item text (pdf.js's: presentation forms → letters), applied after
+   * bidi reordering and after Latin ligatures are expanded (expandLigatures).
+   */
   normalize: (text: string) => string = (t) => t,
 ): Frame[] {
   const frames = new Map<string, Frame & { cos: number; sin: number }>();
@@ -144,7 +148,7 @@ export function buildFrames(
     }
     const space = !/\S/.test(item.str);
     // eslint-disable-next-line no-control-regex
-    const text = /[^\u0000-\u007f]/.test(item.str) ? normalize(item.str) : item.str;
+    const text = /[^\u0000-\u007f]/.test(item.str) ? normalize(expandLigatures(item.str)) : item.str;
     const run: Run = {
       text,
       x0: x,

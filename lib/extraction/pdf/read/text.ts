@@ -25,6 +25,16 @@ export function cleanText(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/g, '').replace(/[\t\u00a0\u2000-\u200a\u202f\u205f\u3000]/g, (c) => (c === '\u3000' ? c : ' '));
 }
 
+const LATIN_LIGATURES = /[\ufb00-\ufb06]/g;
+
+/**
+ * Latin ligatures (U+FB00–FB06, ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ) as the letters they join (their NFKC forms, "ﬅ" too
+ * as "st"), so that "deﬁnition" is found as "definition". Other compatibility characters stay.
+ */
+export function expandLigatures(text: string): string {
+  return text.replace(LATIN_LIGATURES, (ch) => ch.normalize('NFKC'));
+}
+
 const HYPHENS = /[-\u2010\u00ad]$/;
 
 /**
