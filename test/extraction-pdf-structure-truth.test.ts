@@ -200,3 +200,52 @@ describe('ruled tables with a cell spanning rows', () => {
     expect(first).toBe(labels[0]);
   });
 });
+
+describe('ruled tables with rules between columns only in the header', () => {
+  const COUNTRIES = [
+    ['Austria', '92.9', '7.1', '0', '5,821'],
+    ['Belgium', '0', '0', '100.0', '5,906'],
+    ['Czech Republic', '99.2', '0.8', '0', '24,137'],
+    ['Denmark', '10.0', '12.1', '77.9', '3,868'],
+    ['Estonia', '86.8', '13.2', '0', '114'],
+    ['Finland', '19.2', '56.6', '24.2', '4,107'],
+  ];
+  const HEADER = ['Country', 'Domestic (%)', 'Imported (%)', 'Unknown (%)', 'Total (n)'];
+  const COLUMNS = [72, 200, 290, 380, 470, 540];
+
+  /**
+   * A table boxed and ruled under every row, with column rules only in the header row (as
+   * statistical reports set them), and a title row above spanning all columns.
+   */
+  function partlyRuled(): Uint8Array {
+    const top = 700;
+    const rowH = 18;
+    const rows = [['Table 3: Cases by country of origin'], HEADER, ...COUNTRIES];
+    const texts: PdfText[] = [];
+    const lines: PdfLine[] = [];
+    rows.forEach((cells, r) => {
+      const y = top - r * rowH;
+      lines.push({ x1: COLUMNS[0], y1: y, x2: COLUMNS[5], y2: y });
+      if (r === 0) texts.push({ x: 230, y: y - 13, text: cells[0], size: 10, font: 'bold' });
+      else cells.forEach((text, c) => texts.push({ x: COLUMNS[c] + 4, y: y - 13, text, size: 10, font: r === 1 ? 'bold' : 'regular' }));
+    });
+    const bottom = top - rows.length * rowH;
+    lines.push({ x1: COLUMNS[0], y1: bottom, x2: COLUMNS[5], y2: bottom });
+    lines.push({ x1: COLUMNS[0], y1: top, x2: COLUMNS[0], y2: bottom }, { x1: COLUMNS[5], y1: top, x2: COLUMNS[5], y2: bottom });
+    // The header row's column rules.
+    for (const x of COLUMNS.slice(1, 5)) lines.push({ x1: x, y1: top - rowH, x2: x, y2: top - 2 * rowH });
+    return buildPdf([{ texts, lines }]);
+  }
+
+  it('reads each body row as its cells, one per column, and keeps the title row one spanning cell', async () => {
+    const { markdown, document } = await extract('partly-ruled.pdf', partlyRuled());
+    const [table] = tables(document);
+    expect(table, markdown).toBeDefined();
+    const text = (cell: { content: { type: string; text?: string }[] }) => cell.content.map((r) => r.text ?? '').join('');
+    const body = table.rows.filter((row) => COUNTRIES.some((c) => text(row[0]) === c[0]));
+    expect(body.map((row) => row.map(text))).toEqual(COUNTRIES);
+    for (const row of body) for (const cell of row) expect(cell.col_span ?? 1).toBe(1);
+    expect(table.rows.some((row) => row.length === 1 && text(row[0]) === 'Table 3: Cases by country of origin' && row[0].col_span === 5)).toBe(true);
+    for (const c of COUNTRIES) expect(markdown).toContain(`| ${c.join(' | ')} |`);
+  });
+});

@@ -148,8 +148,23 @@ interface SpannedGrid {
 }
 
 /**
+ * Whether the text of two neighbouring grid positions of a row stands apart at the column
+ * boundary between them: both hold text and none of it reaches across the boundary. A table
+ * ruled between columns only in its header (or only around it) sets its body that way, each
+ * value in its column; a header spanning two columns is one text across the boundary, or sits
+ * in one of the two positions.
+ */
+function apartAt(left: Run[], right: Run[], x: number): boolean {
+  if (left.length === 0 || right.length === 0) return false;
+  for (const r of left) if (r.x1 > x + RULE_TOLERANCE) return false;
+  for (const r of right) if (r.x0 < x - RULE_TOLERANCE) return false;
+  return true;
+}
+
+/**
  * Cells of a ruled grid. Neighbouring grid cells without a rule between them form one spanning
- * cell (a header over two columns, a label over two rows).
+ * cell (a header over two columns, a label over two rows), unless their texts stand apart at the
+ * column boundary (apartAt): then the column's rules elsewhere divide them.
  */
 function spanCells(cells: Run[][][], c: { xs: number[]; ys: number[]; h: HLine[]; v: VLine[] }): SpannedGrid {
   const nr = cells.length;
@@ -157,7 +172,7 @@ function spanCells(cells: Run[][][], c: { xs: number[]; ys: number[]; h: HLine[]
   const parent = new Int32Array(nr * nc).map((_, i) => i);
   for (let r = 0; r < nr; r++)
     for (let k = 0; k < nc; k++) {
-      if (k + 1 < nc && !vRuleAt(c.v, c.xs[k + 1], c.ys[r], c.ys[r + 1])) {
+      if (k + 1 < nc && !vRuleAt(c.v, c.xs[k + 1], c.ys[r], c.ys[r + 1]) && !apartAt(cells[r][k], cells[r][k + 1], c.xs[k + 1])) {
         const a = find(parent, r * nc + k);
         const b = find(parent, r * nc + k + 1);
         if (a !== b) parent[b] = a;
