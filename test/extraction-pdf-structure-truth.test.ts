@@ -249,3 +249,57 @@ describe('ruled tables with rules between columns only in the header', () => {
     for (const c of COUNTRIES) expect(markdown).toContain(`| ${c.join(' | ')} |`);
   });
 });
+
+describe('a table cut in two on its page', () => {
+  const BODY = [
+    ['Austria', '86.2', '13.8', '0', '3,375'],
+    ['Belgium', '0', '0', '100.0', '3,973'],
+    ['Bulgaria', '0', '0', '100.0', '1,136'],
+    ['Cyprus', '81.0', '3.8', '15.2', '158'],
+    ['Denmark', '3.1', '10.2', '86.7', '1,662'],
+    ['Estonia', '94.2', '5.8', '0', '430'],
+  ];
+  const TOTALS = [
+    ['EU Total', '65.1', '7.9', '27.0', '151,292'],
+    ['EU average', '54.0', '8.5', '38.1', '5,603'],
+  ];
+  const HEADER = ['Country', 'Domestic (%)', 'Imported (%)', 'Unknown (%)', 'Total (n)'];
+  const COLUMNS = [72, 200, 290, 380, 470, 540];
+  const text = (cell: { content: { type: string; text?: string }[] }) => cell.content.map((r) => r.text ?? '').join('');
+
+  /**
+   * A borderless table (no rules at all), then its total rows boxed in a ruled grid under it:
+   * right under it, or after a paragraph.
+   */
+  function withBoxedTotals(between: string | null): Uint8Array {
+    const texts: PdfText[] = [{ x: 72, y: 740, text: 'Table 2. Cases by origin', size: 11, font: 'bold' }];
+    const rowH = 16;
+    [HEADER, ...BODY].forEach((cells, r) => cells.forEach((t, c) => texts.push({ x: COLUMNS[c] + 4, y: 710 - r * rowH, text: t, size: 10 })));
+    let top = 710 - (BODY.length + 1) * rowH + 10;
+    if (between) {
+      const p = paragraph(between, { x: 72, y: top - 20, width: 460, size: 10 });
+      texts.push(...p.texts);
+      top = p.y - 10;
+    }
+    const lines: PdfLine[] = [0, 1, 2].map((k) => ({ x1: COLUMNS[0], y1: top - k * rowH, x2: COLUMNS[5], y2: top - k * rowH }));
+    for (const x of COLUMNS) lines.push({ x1: x, y1: top, x2: x, y2: top - 2 * rowH });
+    TOTALS.forEach((cells, r) => cells.forEach((t, c) => texts.push({ x: COLUMNS[c] + 4, y: top - 12 - r * rowH, text: t, size: 10, font: 'bold' })));
+    texts.push(...paragraph('The totals count every reporting country, including those not listed above.', { x: 72, y: top - 3 * rowH - 20, width: 460, size: 10 }).texts);
+    return buildPdf([{ texts, lines }]);
+  }
+
+  it('joins boxed total rows to the table right above them, with as many columns', async () => {
+    const { markdown, document } = await extract('boxed-totals.pdf', withBoxedTotals(null));
+    const found = tables(document);
+    expect(found, markdown).toHaveLength(1);
+    expect(found[0].rows.map((row) => row.map(text))).toEqual([HEADER, ...BODY, ...TOTALS]);
+    expect(markdown).toContain(`| ${BODY[BODY.length - 1].join(' | ')} |\n| ${TOTALS[0].join(' | ')} |`);
+  });
+
+  it('keeps the two tables apart when text stands between them', async () => {
+    const { markdown, document } = await extract('boxed-totals-apart.pdf', withBoxedTotals('Totals for the whole Union follow, for every reporting country together.'));
+    const found = tables(document);
+    expect(found, markdown).toHaveLength(2);
+    expect(found[1].rows.map((row) => row.map(text))).toEqual(TOTALS);
+  });
+});

@@ -331,6 +331,13 @@ export const TOC_NUMBERED_SHARE = 0.6;
 /** Heading sizes within this share of each other are one style (one level). */
 export const HEADING_STYLE_STEP = 0.05;
 
+/* ------------------------------------------------------------------ stacked tables (model/tables.ts) */
+
+/** Two tables one right under the other are one table when the gap between them is at most this many of the upper one's rows … */
+export const TABLE_JOIN_MAX_GAP_ROWS = 2.5;
+/** … and they overlap across at least this share of the narrower one's width (and have as many columns). */
+export const TABLE_JOIN_MIN_OVERLAP = 0.8;
+
 /* ------------------------------------------------------------------ running furniture (model/furniture.ts) */
 
 /** A margin line repeating on at least this share of the pages is a running header or footer … */

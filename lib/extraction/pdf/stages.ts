@@ -30,6 +30,7 @@ import type { Furniture, Line, Row, Segment } from './layout/util';
 import { writeDocument, type PageBlocks } from './model/document';
 import { dropRepeatedFurniture } from './model/furniture';
 import { planHeadings, type HeadingPlan } from './model/headings';
+import { joinStackedTables } from './model/tables';
 import { needsOcr, textLayerStats, textLayerUsable, type TextLayerStats } from './ocr/decision';
 import { mergeOcr, ocrBlocks } from './ocr/merge';
 import { recognizePage, type OcrTally } from './ocr/recognize';
@@ -339,6 +340,11 @@ export const DOCUMENT_STAGES: readonly Stage<DocumentWork>[] = [
     name: 'running-furniture',
     does: 'margin lines repeating on many pages, or numbered in step with the pages, dropped (model/furniture.ts)',
     run: (w) => dropRepeatedFurniture(w.pages),
+  },
+  {
+    name: 'stacked-tables',
+    does: 'a table right under another with as many columns across the same width is its continuation: one table (model/tables.ts)',
+    run: (w) => joinStackedTables(w.pages),
   },
   {
     name: 'headings',
