@@ -303,3 +303,63 @@ describe('a table cut in two on its page', () => {
     expect(found[1].rows.map((row) => row.map(text))).toEqual(TOTALS);
   });
 });
+
+describe('header cells wrapped over several lines', () => {
+  const COLS = [72, 200, 300, 400];
+  const HEAD = [
+    ['', 'Population', 'GNP', 'Life'],
+    ['Country', '(million)', 'per capita', 'expectancy'],
+    ['', '1995', '($000)', '(years)'],
+  ];
+  const BODY = [
+    ['Austria', '8.0', '26.9', '76.5'],
+    ['Belgium', '10.1', '24.7', '76.8'],
+    ['Denmark', '5.2', '29.9', '75.2'],
+    ['Finland', '5.1', '20.6', '76.4'],
+    ['France', '58.1', '24.9', '78.1'],
+  ];
+  const text = (cell: { content: { type: string; text?: string }[] }) => cell.content.map((r) => r.text ?? '').join('');
+
+  /** A borderless table whose header cells wrap over three lines, then its rows of values; optionally a section label row after the first two. */
+  function wrappedHeader(section: string | null): Uint8Array {
+    const texts: PdfText[] = [{ x: 72, y: 740, text: 'Table 1. Basic indicators', size: 11, font: 'bold' }];
+    let y = 710;
+    for (const row of HEAD) {
+      row.forEach((t, c) => t && texts.push({ x: COLS[c], y, text: t, size: 10, font: 'bold' }));
+      y -= 11;
+    }
+    y -= 6;
+    BODY.forEach((row, i) => {
+      if (section && i === 2) {
+        texts.push({ x: COLS[0], y, text: section, size: 10, font: 'bold' });
+        y -= 16;
+      }
+      row.forEach((t, c) => texts.push({ x: COLS[c], y, text: t, size: 10 }));
+      y -= 16;
+    });
+    return buildPdf([{ texts }]);
+  }
+
+  it('makes one header row of them, each column its cell', async () => {
+    const { markdown, document } = await extract('wrapped-header.pdf', wrappedHeader(null));
+    const [table] = tables(document);
+    expect(table, markdown).toBeDefined();
+    expect(table.rows.map((row) => row.map(text))).toEqual([
+      ['Country', 'Population (million) 1995', 'GNP per capita ($000)', 'Life expectancy (years)'],
+      ...BODY,
+    ]);
+    expect(markdown).toContain('| Country | Population (million) 1995 | GNP per capita ($000) | Life expectancy (years) |\n| --- | --- | --- | --- |\n| Austria |');
+  });
+
+  it('leaves the rows below the header as they are: a section label stays a row of its own', async () => {
+    const { markdown, document } = await extract('wrapped-header-section.pdf', wrappedHeader('Northern Europe'));
+    const [table] = tables(document);
+    expect(table, markdown).toBeDefined();
+    expect(table.rows.map((row) => row.map(text))).toEqual([
+      ['Country', 'Population (million) 1995', 'GNP per capita ($000)', 'Life expectancy (years)'],
+      ...BODY.slice(0, 2),
+      ['Northern Europe', '', '', ''],
+      ...BODY.slice(2),
+    ]);
+  });
+});

@@ -208,6 +208,10 @@ export const PROSE_FLOW_SHARE = 0.4;
 export const HEADER_MAX_LINES = 3;
 /** A header line at most this far above the line below it (ems of the larger). */
 export const HEADER_MAX_GAP = 2.5;
+/** Header lines at most this many font sizes apart (baseline to baseline) are one wrapped header row … */
+export const WRAPPED_HEADER_MAX_LEADING = 1.6;
+/** … above the first row whose filled cells after the first are at least this share of values. */
+export const WRAPPED_HEADER_VALUE_SHARE = 0.6;
 /** A header line's size differs from the line below by at most this share. */
 export const HEADER_SIZE_CHANGE = 0.25;
 /** Longest piece of a header line (characters). */

@@ -35,6 +35,8 @@ import {
   PROSE_COLUMN_SHARE,
   PROSE_FLOW_SHARE,
   SPANNING_LABEL_GAP,
+  WRAPPED_HEADER_MAX_LEADING,
+  WRAPPED_HEADER_VALUE_SHARE,
 } from '../settings';
 
 /** A line as the borderless detector sees it: its pieces separated by wide gaps. */
@@ -303,9 +305,11 @@ function headerLines(lines: TableLineLike[], start: number, cols: Column[]): num
   return first;
 }
 
-function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column[], cellIds: CellIds): { rows: string[][]; ids: number[][] } {
+function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column[], cellIds: CellIds): { rows: string[][]; ids: number[][]; lines: TableLineLike[] } {
   const rows: string[][] = [];
   const ids: number[][] = [];
+  /** The line each row starts on. */
+  const starts: TableLineLike[] = [];
   const pending: { col: number; text: string; y: number }[] = [];
   let lastRowY = -Infinity;
   for (let j = from; j <= to; j++) {
@@ -327,6 +331,7 @@ function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column
       }
       rows.push(row);
       ids.push(rowIds);
+      starts.push(l);
       lastRowY = l.y;
       continue;
     }
@@ -340,9 +345,80 @@ function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column
     else {
       rows.push(cols.map((_, c) => (c === col ? text : '')));
       ids.push(cellIds.row(cols.length));
+      starts.push(l);
     }
   }
-  return { rows, ids };
+  return { rows, ids, lines: starts };
+}
+
+/** A cell that reads as a value: a number, an amount, a share, a dash. */
+function valueLike(text: string): boolean {
+  const t = text.trim();
+  if (/^[-–—]$|^n\.?a\.?$/i.test(t)) return true;
+  return /\d/.test(t) && t.replace(/[\d\s.,%()$€£¥+\-−–*/:]/g, '').length <= 1;
+}
+
+/** A row of values: most of its filled cells after the first read as values. */
+function dataLike(row: readonly string[]): boolean {
+  const cells = row.slice(1).filter((t) => t.trim());
+  return cells.length > 0 && cells.filter(valueLike).length >= WRAPPED_HEADER_VALUE_SHARE * cells.length;
+}
+
+/**
+ * Header cells wrapped over several lines ("Population" / "(million)" / "1995" in one column) are
+ * one cell: above the first row of values (two in a row, the first one at least the second row of
+ * the table; in a table with row labels, a row of values has its label; a label alone in the first
+ * column right above it opens a section and stays a row; no row of values above them, and at
+ * most HEADER_MAX_LINES lines to a header row), consecutive header rows set at line spacing whose cells each stand in one column
+ * (no spanning header among them) are joined into one row, column by column. A spanning header
+ * row ("How often do you have these symptoms" over three columns) stays a row of its own. Tables
+ * without value rows are left as they are.
+ */
+function joinWrappedHeader(rows: string[][], ids: number[][], rowLines: TableLineLike[], cellIds: CellIds): void {
+  // In a table with row labels, a row of values has its label ("1995" under "Population" has none).
+  const labelled = rows.filter((row) => row[0]?.trim()).length * 2 >= rows.length;
+  const valueRow = (r: number) => dataLike(rows[r]) && (!labelled || Boolean(rows[r][0]?.trim()));
+  let first = -1;
+  for (let r = 1; r < rows.length; r++) {
+    if (valueRow(r) && (r + 1 >= rows.length || valueRow(r + 1))) {
+      first = r;
+      break;
+    }
+  }
+  if (first < 2) return;
+  // Above the first two value rows, no row of values: else the rows are data, not a header.
+  // (A decimal number, "1.451" or "26,9", is a value too: years and units like "1995" or "($000)" are not.)
+  for (let r = 0; r < first; r++) if (valueRow(r) || rows[r].some((t) => /\d[.,]\d/.test(t))) return;
+  const spanning = (r: number) => new Set(ids[r].filter((_, c) => rows[r][c])).size < rows[r].filter((t) => t).length;
+  const out: { row: string[]; ids: number[]; line: TableLineLike }[] = [];
+  let run: number[] = [];
+  const flush = () => {
+    // More lines than a header has (HEADER_MAX_LINES) are rows, not one wrapped header row.
+    if (run.length === 1 || run.length > HEADER_MAX_LINES) for (const r of run) out.push({ row: rows[r], ids: ids[r], line: rowLines[r] });
+    else if (run.length > 1) {
+      const row = rows[0].map((_, c) => run.map((r) => rows[r][c].trim()).filter(Boolean).join(' '));
+      out.push({ row, ids: cellIds.row(row.length), line: rowLines[run[0]] });
+    }
+    run = [];
+  };
+  // A label alone in the first column right above the values opens a section of rows ("Effectiveness").
+  const section = (r: number) => r === first - 1 && Boolean(rows[r][0]?.trim()) && rows[r].slice(1).every((t) => !t.trim());
+  for (let r = 0; r < first; r++) {
+    if (!rows[r].some((t) => t.trim())) continue; // an empty line of the header
+    if (spanning(r) || section(r)) {
+      flush();
+      out.push({ row: rows[r], ids: ids[r], line: rowLines[r] });
+      continue;
+    }
+    const prev = run.length ? rowLines[run[run.length - 1]] : null;
+    const line = rowLines[r];
+    if (prev && line.y - prev.y > WRAPPED_HEADER_MAX_LEADING * Math.max(line.size, prev.size)) flush();
+    run.push(r);
+  }
+  flush();
+  rows.splice(0, first, ...out.map((o) => o.row));
+  ids.splice(0, first, ...out.map((o) => o.ids));
+  rowLines.splice(0, first, ...out.map((o) => o.line));
 }
 
 /**
@@ -372,15 +448,19 @@ export function findBorderlessTables(lines: TableLineLike[]): BorderlessTable[] 
       if (total >= BORDERLESS_MIN_ROWS && (body.rows >= BORDERLESS_MIN_ROWS || body.cols.length >= BORDERLESS_TWO_ROW_MIN_COLUMNS)) {
         const rows: string[][] = [];
         const ids: number[][] = [];
+        const rowLines: TableLineLike[] = [];
         const cellIds = new CellIds();
         for (let k = head; k < i; k++) {
           const header = headerCells(lines[k], body.cols, cellIds);
           rows.push(header.cells);
           ids.push(header.ids);
+          rowLines.push(lines[k]);
         }
         const bodyPart = bodyRows(lines, i, body.end, body.cols, cellIds);
         rows.push(...bodyPart.rows);
         ids.push(...bodyPart.ids);
+        rowLines.push(...bodyPart.lines);
+        joinWrappedHeader(rows, ids, rowLines, cellIds);
         out.push({ start: head, end: body.end, rows, ids });
         i = floor = body.end + 1;
         continue;
