@@ -299,7 +299,8 @@ describe.each(ENGINES)('$name engine', ({ name, make }) => {
     const result = await timed(`${name} phototest.tif (first page, includes engine start)`, 1, () => extractImage(input, ocr));
     expect(ocr.engine).toBe(name);
     expect(result.totalPages).toBe(1);
-    expect(result.metadata).toEqual({});
+    // The OCR's own account of the page (beyond the contract's metadata fields).
+    expect(result.metadata).toEqual({ ocr: { engine: name, pages: [expect.objectContaining({ page: 1, words: expect.any(Number) })] } });
     expect(result.markdown.startsWith('<!-- page 1 -->\n\n')).toBe(true);
     expect(textSimilarity(result.markdown, ref('ocr/phototest.txt'))).toBeGreaterThan(0.95);
     // Two paragraphs, as in the image.

@@ -1,14 +1,26 @@
 import { z } from 'zod';
 import { EXTRACTION_MODES, EXTRACTION_STATUSES } from '@/lib/db/schema';
-import { OCR_LANGUAGES, OCR_PROVIDERS } from '@/lib/extraction/types';
+import { OCR_LANGUAGE_CODES, OCR_LANGUAGE_SHORT_CODES } from '@/lib/extraction/ocr/languages';
+import { OCR_PROVIDERS, type OCR_LANGUAGES } from '@/lib/extraction/types';
 import { batchResultOf, idParam, timestamp } from './common';
+
+const LANGUAGE_ERROR =
+  `language must be one of: ${OCR_LANGUAGE_SHORT_CODES.join(', ')}, ` +
+  `or a Tesseract data name: ${OCR_LANGUAGE_CODES.filter((c) => !OCR_LANGUAGE_SHORT_CODES.includes(c)).join(', ')}`;
 
 export const extractionOptionsSchema = z
   .object({
+    // Every code of lib/extraction/ocr/languages.ts, typed as the contract's four (OcrLanguage in
+    // lib/extraction/types.ts) until that type names them all; only the OCR code reads the value.
     language: z
-      .enum(OCR_LANGUAGES, { error: `language must be one of: ${OCR_LANGUAGES.join(', ')}` })
+      .enum(OCR_LANGUAGE_CODES as unknown as typeof OCR_LANGUAGES, { error: LANGUAGE_ERROR })
       .optional()
-      .meta({ description: 'Document language for OCR: zh (Simplified Chinese), en, ja, ko. Omitted: English' }),
+      .meta({
+        description:
+          'Document language for OCR: zh (Simplified Chinese, with Traditional when installed), en, ja, ko, ar (Arabic), he (Hebrew), ' +
+          'zh-Hans, zh-Hant, or a Tesseract data name (chi_sim, jpn_vert, …). Omitted: English, and a page that reads badly is read again ' +
+          'in the script found on it. A language whose data is not installed fails the extraction with OCR_FAILED naming the installed ones',
+      }),
     ocr_provider: z
       .enum(OCR_PROVIDERS, { error: `ocr_provider must be one of: ${OCR_PROVIDERS.join(', ')}` })
       .default('default')

@@ -5,8 +5,9 @@
  * `{"text": string, "confidence": number 0-100}`. 60 s timeout, redirects are not followed.
  */
 import fs from 'node:fs';
-import { ExtractionError, type OcrLanguage } from '../types';
+import { ExtractionError } from '../types';
 import { abortError, IMAGE_CONTENT_TYPES, tidyCjkSpacing } from './common';
+import { imageHasInk } from './ink';
 import { PdfPageRenderer } from './render';
 import { imageFormatOf } from './service';
 import type { OcrOutput, OcrService } from './types';
@@ -86,6 +87,11 @@ export function parseCloudAnswer(body: string): OcrOutput {
   return { text, words, meanConfidence: words > 0 ? confidence : 0 };
 }
 
+/** An answer without words for a page without ink is a blank page (ink.ts). */
+async function settle(out: OcrOutput, file: string): Promise<OcrOutput> {
+  return out.words === 0 && !(await imageHasInk(file)) ? { ...out, blank: true } : out;
+}
+
 export class CloudOcrService implements OcrService {
   readonly engine = 'cloud';
   private readonly renderer: PdfPageRenderer;
@@ -103,17 +109,17 @@ export class CloudOcrService implements OcrService {
     return this.config;
   }
 
-  async recognizeImage(file: string, _language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizeImage(file: string, _language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
     const config = this.endpoint();
     const format = await imageFormatOf(file);
-    return this.post(config, await fs.promises.readFile(file), IMAGE_CONTENT_TYPES[format], signal);
+    return settle(await this.post(config, await fs.promises.readFile(file), IMAGE_CONTENT_TYPES[format], signal), file);
   }
 
-  async recognizePdfPage(pdfPath: string, page: number, _language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizePdfPage(pdfPath: string, page: number, _language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
     const config = this.endpoint();
     const rendered = await this.renderer.render(pdfPath, page, signal);
     try {
-      return await this.post(config, await fs.promises.readFile(rendered.path), 'image/png', signal);
+      return settle(await this.post(config, await fs.promises.readFile(rendered.path), 'image/png', signal), rendered.path);
     } finally {
       await fs.promises.rm(rendered.path, { force: true });
     }

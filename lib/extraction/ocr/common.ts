@@ -1,20 +1,22 @@
 /**
- * Helpers shared by the OCR engines: language codes, image sniffing, text tidying and the
- * confidence thresholds. External programs are started through ../programs.ts.
+ * Helpers shared by the OCR engines: image sniffing, text tidying and the confidence thresholds
+ * (language codes: ./languages.ts). External programs are started through ../programs.ts.
  */
-import type { OcrLanguage } from '../types';
 import { isHeif } from './heif';
 import type { OcrOutput } from './types';
 
 export { abortError } from '../types';
+export { SCRIPT_LANGUAGES, tesseractLanguages, verticalLanguages } from './languages';
 
 /**
- * A result whose mean word confidence is below this is not trusted: `extractImage` fails with
- * OCR_FAILED. Measured on the fixtures with both engines (test/extraction-ocr.test.ts): clean
- * pages score 95–96, synthetic Korean 89–93, the Traditional-Chinese sample read with the
- * Simplified model (half the characters exact, the rest their simplified forms) 63 (CLI) and
- * 95 (tesseract.js). Garbage scores 0–38: that sample read as English (9 and 0), Korean read
- * as English (38). 50 sits in the middle of the gap between 38 and 63.
+ * Below this mean word confidence a reading is likely guesswork. An image is still given what was
+ * read (its confidence is in the extraction's metadata, image.ts); the PDF reader does not add
+ * such OCR text to a page whose text layer is usable (pdf/settings.ts). Measured on the fixtures
+ * with both engines (test/extraction-ocr.test.ts): clean pages score 95–96, synthetic Korean
+ * 89–93, the Traditional-Chinese sample read with the Simplified model (half the characters
+ * exact, the rest their simplified forms) 63 (CLI) and 95 (tesseract.js). Garbage scores 0–38:
+ * that sample read as English (9 and 0), Korean read as English (38). 50 sits in the middle of
+ * the gap between 38 and 63.
  */
 export const MIN_MEAN_CONFIDENCE = 50;
 
@@ -40,60 +42,8 @@ export const ORIENTATION_CHECK_BELOW = 80;
  */
 export const MIN_ORIENTATION_CONFIDENCE = 2;
 
-/**
- * Tesseract language codes per API language, primary first. Only the primary is required; the
- * others are used when their data is installed. chi_tra (apt tesseract-ocr-chi-tra) reads
- * Traditional Chinese, which chi_sim turns into simplified look-alikes (繁體 → 繁体).
- */
-const LANGUAGE_CODES: Record<OcrLanguage, string[]> = {
-  zh: ['chi_sim', 'chi_tra', 'eng'],
-  ja: ['jpn', 'eng'],
-  ko: ['kor', 'eng'],
-  en: ['eng'],
-};
-
-/** Tesseract languages for an API language; English when none was given. */
-export function tesseractLanguages(language: OcrLanguage | undefined): string[] {
-  return language ? [...LANGUAGE_CODES[language]] : ['eng'];
-}
-
-/** OSD script names (tesseract --psm 0) to the languages that read them. */
-export const SCRIPT_LANGUAGES: Record<string, string[]> = {
-  Han: ['chi_sim', 'chi_tra', 'eng'],
-  HanS: ['chi_sim', 'eng'],
-  HanT: ['chi_tra', 'chi_sim', 'eng'],
-  Japanese: ['jpn', 'eng'],
-  Hiragana: ['jpn', 'eng'],
-  Katakana: ['jpn', 'eng'],
-  Hangul: ['kor', 'eng'],
-  Korean: ['kor', 'eng'],
-  // Right-to-left: tesseract gives these lines in logical (reading) order, as the Markdown needs.
-  Arabic: ['ara', 'eng'],
-  Hebrew: ['heb', 'eng'],
-};
-
 /** Scripts worth a second reading in their own language when a page read badly as English. */
 export const SECOND_READING_LANGUAGE = /^(chi|jpn|kor|ara|heb)/;
-
-/**
- * Models for text set top to bottom in columns (apt tesseract-ocr-jpn-vert, -chi-sim-vert,
- * -chi-tra-vert), per API language or OSD script; those installed are used together.
- */
-const VERTICAL_CODES: Record<string, string[]> = {
-  ja: ['jpn_vert'],
-  zh: ['chi_sim_vert', 'chi_tra_vert'],
-  Han: ['jpn_vert', 'chi_sim_vert', 'chi_tra_vert'],
-  HanS: ['chi_sim_vert'],
-  HanT: ['chi_tra_vert'],
-  Japanese: ['jpn_vert'],
-  Hiragana: ['jpn_vert'],
-  Katakana: ['jpn_vert'],
-};
-
-/** Vertical-text models for an API language or OSD script ([] when it is not written vertically). */
-export function verticalLanguages(languageOrScript: string | undefined): string[] {
-  return languageOrScript ? [...(VERTICAL_CODES[languageOrScript] ?? [])] : [];
-}
 
 export type ImageFormat = 'png' | 'jpeg' | 'tiff' | 'webp' | 'bmp' | 'gif' | 'heif';
 

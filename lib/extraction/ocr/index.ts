@@ -2,10 +2,10 @@
  * OCR for the extractors. `createOcrService` picks the engine from `options.ocr_provider`:
  *
  * - 'default' and 'tesseract': the native `tesseract` program when it is installed and has the
- *   language's data (checked once per process), else tesseract.js with the @tesseract.js-data
- *   packages. Both are Tesseract 5; the native one needs no worker start (~2.5 s per task) and
- *   reads a small image about twice as fast (phototest.tif: 0.35 s against 0.7 s); on a
- *   full scanned A4 page both take ~2 s, 0.75 s of it the render.
+ *   language's data (checked once per process, and again for data it lacked), else tesseract.js
+ *   with the @tesseract.js-data packages. Both are Tesseract 5; the native one needs no worker
+ *   start (~2.5 s per task) and reads a small image about twice as fast (phototest.tif: 0.35 s
+ *   against 0.7 s); on a full scanned A4 page both take ~2 s, 0.75 s of it the render.
  * - 'cloud': the HTTP endpoint in QUARRY_OCR_CLOUD_URL (see ./cloud.ts); OCR_FAILED on use when
  *   it is not configured, so the API should refuse such tasks up front with cloudOcrConfigured().
  *
@@ -13,16 +13,17 @@
  * doubtfully (turned 180° or 270°) is read again with orientation detection, upright: the native
  * engine with `--psm 1`, tesseract.js with OSD in a worker of its own and the image turned.
  *
- * Language: zh → chi_sim(+chi_tra when installed)+eng, ja → jpn+eng, ko → kor+eng, en or none →
- * eng. A page that reads badly gets further readings: with no language, the script OSD finds
- * (Han, Japanese, Hangul, Arabic, Hebrew; native engine only) in its language; for Japanese and
- * Chinese (given or found), vertical text with the *_vert models; and the page without
- * orientation detection. A clear page costs one reading.
+ * Language (./languages.ts): zh → chi_sim(+chi_tra when installed)+eng, ja → jpn+eng, ko →
+ * kor+eng, ar → ara+eng, he → heb+eng, en or none → eng; Tesseract's own names (chi_sim,
+ * jpn_vert, …) are accepted too. A page that reads badly gets further readings: with no language,
+ * the script OSD finds (Han, Japanese, Hangul, Arabic, Hebrew; native engine only) in its
+ * language; for Japanese and Chinese (given or found), vertical text with the *_vert models; and
+ * the page without orientation detection. A clear page costs one reading.
  */
-import type { ExtractionOptions, OcrLanguage } from '../types';
+import type { ExtractionOptions } from '../types';
 import { createCloudOcrEngine } from './cloud';
+import { languageSpec, requiredPack } from './languages';
 import { PdfPageRenderer } from './render';
-import { tesseractLanguages } from './common';
 import { createTesseractCliEngine, probeTesseractCli, tesseractBinary } from './tesseract-cli';
 import { createTesseractJsEngine, tesseractJsLanguages } from './tesseract-js';
 import type { OcrOutput, OcrService } from './types';
@@ -59,12 +60,14 @@ class TesseractFamilyService implements OcrService {
     return this.lastEngine ?? this.likelyEngine;
   }
 
-  private async pick(language: OcrLanguage | undefined): Promise<OcrService> {
-    // The engine with the primary language's data; the native one when both (or neither) have it.
-    const primary = tesseractLanguages(language)[0];
+  private async pick(language: string | undefined): Promise<OcrService> {
+    // The engine with the language's data; the native one when both (or neither) have it.
+    const required = requiredPack(languageSpec(language));
     const binary = tesseractBinary();
-    const info = await probeTesseractCli(binary);
-    const useCli = info !== null && (info.languages.has(primary) || !tesseractJsLanguages().has(primary));
+    let info = await probeTesseractCli(binary);
+    // Data installed after the first look is looked for again before tesseract.js is taken for it.
+    if (info && !info.languages.has(required)) info = await probeTesseractCli(binary, { refresh: true });
+    const useCli = info !== null && (info.languages.has(required) || !tesseractJsLanguages().has(required));
     let service: OcrService;
     if (useCli) {
       this.cli ??= createTesseractCliEngine(this.tmpDir, { binary, renderer: this.renderer });
@@ -77,11 +80,11 @@ class TesseractFamilyService implements OcrService {
     return service;
   }
 
-  async recognizeImage(path: string, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizeImage(path: string, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
     return (await this.pick(language)).recognizeImage(path, language, signal);
   }
 
-  async recognizePdfPage(pdfPath: string, page: number, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
     return (await this.pick(language)).recognizePdfPage(pdfPath, page, language, signal);
   }
 

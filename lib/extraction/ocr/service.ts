@@ -5,20 +5,11 @@
  * orientation detection).
  */
 import fs from 'node:fs';
-import { ExtractionError, type OcrLanguage } from '../types';
-import {
-  abortError,
-  betterOutput,
-  ORIENTATION_CHECK_BELOW,
-  RETRY_BELOW_CONFIDENCE,
-  SCRIPT_LANGUAGES,
-  SECOND_READING_LANGUAGE,
-  sniffImageFormat,
-  tesseractLanguages,
-  verticalLanguages,
-  type ImageFormat,
-} from './common';
+import { ExtractionError } from '../types';
+import { abortError, betterOutput, ORIENTATION_CHECK_BELOW, RETRY_BELOW_CONFIDENCE, SECOND_READING_LANGUAGE, sniffImageFormat, type ImageFormat } from './common';
 import { straightenPage } from './deskew';
+import { imageHasInk } from './ink';
+import { installedLanguagesText, languageSpec, requiredPack, SCRIPT_LANGUAGES, verticalLanguages, type OcrLanguageSpec } from './languages';
 import { prepareImage } from './prepare';
 import { PdfPageRenderer } from './render';
 import type { OcrOutput, OcrService } from './types';
@@ -34,8 +25,8 @@ export type TextLayout = 'auto' | 'upright' | 'vertical';
 /** What a Tesseract-family engine must provide. */
 export interface TesseractEngine {
   readonly name: string;
-  /** Language codes the engine has data for. */
-  languages(): Promise<Set<string>>;
+  /** Language codes the engine has data for; `refresh` looks again (data installed since the last look). */
+  languages(options?: { refresh?: boolean }): Promise<Set<string>>;
   /** Image formats the engine decodes itself; others are converted to PNG first. */
   formats(): Promise<Set<ImageFormat>>;
   recognize(file: string, langs: string[], dpi: number | undefined, signal: AbortSignal, layout?: TextLayout): Promise<OcrOutput>;
@@ -73,21 +64,27 @@ export class TesseractOcrService implements OcrService {
     return this.impl.name;
   }
 
-  /** The languages to run for `language`, or OCR_FAILED naming the missing data. */
-  async resolveLanguages(language: OcrLanguage | undefined): Promise<string[]> {
-    const wanted = tesseractLanguages(language);
-    const have = await this.impl.languages();
-    const usable = wanted.filter((l) => have.has(l));
-    if (!have.has(wanted[0]) || usable.length === 0) {
+  /**
+   * What to read `language` with: its spec and the installed packs of it (primary first), or
+   * OCR_FAILED naming the missing data and what is installed. A missing pack is looked for once
+   * more before failing: the list of installed data may predate its installation.
+   */
+  async resolveLanguages(language: string | undefined): Promise<{ spec: OcrLanguageSpec; langs: string[] }> {
+    const spec = languageSpec(language);
+    const required = requiredPack(spec);
+    let have = await this.impl.languages();
+    if (!have.has(required)) have = await this.impl.languages({ refresh: true });
+    if (!have.has(required)) {
       throw new ExtractionError(
         'OCR_FAILED',
-        `OCR language data "${wanted[0]}" (for language ${language ?? 'en'}) is not installed for ${this.impl.name}`,
+        `OCR language data "${required}" (for language ${language ?? 'en'}) is not installed for ${this.impl.name}; ` +
+          `languages it can read: ${installedLanguagesText(have)}`,
       );
     }
-    return usable;
+    return { spec, langs: spec.packs.filter((l) => have.has(l)) };
   }
 
-  async recognizeImage(file: string, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizeImage(file: string, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
     if (signal.aborted) throw abortError(signal);
     const prepared = await prepareImage(file, await this.impl.formats(), this.tmpDir);
     try {
@@ -97,7 +94,7 @@ export class TesseractOcrService implements OcrService {
     }
   }
 
-  async recognizePdfPage(pdfPath: string, page: number, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
     // Check the language data before spending time on rendering.
     await this.resolveLanguages(language);
     const rendered = await this.renderer.render(pdfPath, page, signal);
@@ -109,7 +106,7 @@ export class TesseractOcrService implements OcrService {
   }
 
   /** Reads the page straightened first when it was scanned askew (deskew.ts). */
-  private async readStraightened(file: string, language: OcrLanguage | undefined, dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  private async readStraightened(file: string, language: string | undefined, dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
     const straightened = await straightenPage(file, this.tmpDir);
     if (signal.aborted) throw abortError(signal);
     try {
@@ -126,37 +123,60 @@ export class TesseractOcrService implements OcrService {
    * RETRY_BELOW_CONFIDENCE, further readings, the most confident kept: the CJK model alone
    * (Tesseract's "chi_sim+eng" can prefer English garbage over a weak Chinese reading); with no
    * language given, the language of the script OSD finds (only the CLI has OSD data); vertical
-   * text for Japanese and Chinese (a vertical page read horizontally scores about 25).
+   * text for Japanese and Chinese (a vertical page read horizontally scores about 25). A *_vert
+   * language asked for by name is read as vertical columns first.
    *
    * Orientation detection is not run on every page: with the CLI it costs 1.3–1.9 times the CPU
    * of a plain reading (loading the osd model is most of it on small pages), with tesseract.js a
    * second worker (~1 s to start) and 0.2–0.3 s a page; upright pages are the rule.
+   *
+   * A page without words is checked for ink (ink.ts): a blank one is `blank` and read no further.
    */
-  private async read(file: string, language: OcrLanguage | undefined, dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
-    const langs = await this.resolveLanguages(language);
-    let best = await this.impl.recognize(file, langs, dpi, signal, 'upright');
+  private async read(file: string, language: string | undefined, dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
+    const { spec, langs } = await this.resolveLanguages(language);
+    let have = await this.impl.languages();
+    const reading = async (use: string[], layout: TextLayout): Promise<OcrOutput> => ({
+      ...(await this.impl.recognize(file, use, dpi, signal, layout)),
+      languages: use,
+    });
     const confident = (o: OcrOutput, threshold: number) => o.words > 0 && o.meanConfidence >= threshold;
+    let vertical = spec.vertical.filter((l) => have.has(l));
+    let first: OcrOutput | null = null;
+    if (spec.verticalFirst) {
+      first = await reading(vertical, 'vertical');
+      if (confident(first, RETRY_BELOW_CONFIDENCE) || langs.length === 0) return this.settle(first, file);
+      vertical = [];
+    }
+    const upright = await reading(langs, 'upright');
+    let best = first ? betterOutput(first, upright) : upright;
     if (confident(best, ORIENTATION_CHECK_BELOW)) return best;
-    // A blank page has no words to turn; a vertical one may have none read horizontally.
-    if (best.words > 0) best = betterOutput(best, await this.impl.recognize(file, langs, dpi, signal, 'auto'));
+    if (best.words === 0 && !(await imageHasInk(file))) return { ...best, blank: true };
+    // A vertical page may have no words read horizontally: nothing there to turn.
+    if (upright.words > 0) best = betterOutput(best, await reading(langs, 'auto'));
     if (confident(best, RETRY_BELOW_CONFIDENCE)) return best;
-    const have = await this.impl.languages();
     const alternatives: { langs: string[]; layout: TextLayout }[] = [];
     if (langs.length > 1) alternatives.push({ langs: [langs[0]], layout: 'auto' });
-    let vertical = verticalLanguages(language).filter((l) => have.has(l));
     if (!language && this.impl.detectScript) {
       const script = await this.impl.detectScript(file, signal);
-      const usable = (script ? SCRIPT_LANGUAGES[script] ?? [] : []).filter((l) => have.has(l));
+      const wanted = script ? SCRIPT_LANGUAGES[script] ?? [] : [];
+      // The script's data may have been installed since the engine last looked.
+      if (wanted.length > 0 && !have.has(wanted[0])) have = await this.impl.languages({ refresh: true });
+      const usable = wanted.filter((l) => have.has(l));
       if (usable.length > 0 && SECOND_READING_LANGUAGE.test(usable[0])) alternatives.push({ langs: usable, layout: 'auto' });
       vertical = verticalLanguages(script ?? undefined).filter((l) => have.has(l));
     }
     if (vertical.length > 0) alternatives.push({ langs: vertical, layout: 'vertical' });
     for (const alt of alternatives) {
       if (signal.aborted) throw abortError(signal);
-      best = betterOutput(best, await this.impl.recognize(file, alt.langs, dpi, signal, alt.layout));
+      best = betterOutput(best, await reading(alt.langs, alt.layout));
       if (confident(best, RETRY_BELOW_CONFIDENCE)) break;
     }
-    return best;
+    return this.settle(best, file);
+  }
+
+  /** The kept reading, marked `blank` when it found no words on a page without ink. */
+  private async settle(best: OcrOutput, file: string): Promise<OcrOutput> {
+    return best.words === 0 && !(await imageHasInk(file)) ? { ...best, blank: true } : best;
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { contentChars, type SourceLine } from '@/lib/document/layout';
 import { ExtractionError } from '../types';
-import { runProgram } from '../programs';
+import { runProgram, type ProgramResult } from '../programs';
 import { joinWords, layoutText, meanOf, MIN_ORIENTATION_CONFIDENCE, normalizeOcrText, stderrTail, type ImageFormat } from './common';
 import { PdfPageRenderer } from './render';
 import { TesseractOcrService, type TesseractEngine, type TextLayout } from './service';
@@ -24,48 +24,65 @@ export function tesseractBinary(): string {
   return process.env.QUARRY_TESSERACT_BIN?.trim() || 'tesseract';
 }
 
-const probes = new Map<string, Promise<TesseractCliInfo | null>>();
+interface Probe {
+  info: Promise<TesseractCliInfo | null>;
+  /** When it was started (epoch ms), for refreshing the language list. */
+  at: number;
+}
+
+const probes = new Map<string, Probe>();
+
+/** A language list is read again for missing data at most this often (`--list-langs` takes ~30 ms). */
+export const REFRESH_LANGUAGES_MS = 2_000;
+
+async function runProbe(binary: string): Promise<TesseractCliInfo> {
+  const version = await runProgram(binary, ['--version'], { maxStdout: 1 << 20 });
+  if (version.code !== 0) throw new Error(`${binary} --version exited with ${version.code ?? 'a signal'}`);
+  const versionText = `${version.stdout.toString('utf8')}\n${version.stderr}`;
+  const list = await runProgram(binary, ['--list-langs'], { maxStdout: 1 << 20 });
+  if (list.code !== 0) throw new Error(`${binary} --list-langs exited with ${list.code ?? 'a signal'}`);
+  const languages = new Set(
+    list.stdout
+      .toString('utf8')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim())
+      .filter((l) => /^[A-Za-z0-9_]+$/.test(l)),
+  );
+  const formats = new Set<ImageFormat>(['png', 'jpeg', 'tiff', 'bmp']);
+  if (/libwebp/i.test(versionText)) formats.add('webp');
+  if (/libgif/i.test(versionText)) formats.add('gif');
+  const match = /tesseract\s+v?([\d.]+\S*)/i.exec(versionText);
+  return { binary, version: match?.[1] ?? 'unknown', languages, formats };
+}
 
 /**
  * What the installed tesseract can do (version, language data, image formats), or null when it
- * does not run. Checked once per binary and process; rejects (and is checked again next time)
- * when the task's limits stopped the check.
+ * does not run. Only an answer is kept for the process: a missing program (ENOENT) and a list of
+ * languages. A run that failed (killed, a non-zero exit) gives null this once and is tried again
+ * next time, and the task's limits stopping the check reject; neither is remembered, so that one
+ * bad moment does not decide for the worker's life which engine reads and in which languages.
+ * `refresh` reads the language list again (at most every REFRESH_LANGUAGES_MS), for data
+ * installed after the first check.
  */
-export function probeTesseractCli(binary = tesseractBinary()): Promise<TesseractCliInfo | null> {
-  let probe = probes.get(binary);
-  if (!probe) {
-    probe = (async () => {
-      try {
-        const version = await runProgram(binary, ['--version'], { maxStdout: 1 << 20 });
-        if (version.code !== 0) return null;
-        const versionText = `${version.stdout.toString('utf8')}\n${version.stderr}`;
-        const list = await runProgram(binary, ['--list-langs'], { maxStdout: 1 << 20 });
-        if (list.code !== 0) return null;
-        const languages = new Set(
-          list.stdout
-            .toString('utf8')
-            .split('\n')
-            .slice(1)
-            .map((l) => l.trim())
-            .filter((l) => /^[A-Za-z0-9_]+$/.test(l)),
-        );
-        const formats = new Set<ImageFormat>(['png', 'jpeg', 'tiff', 'bmp']);
-        if (/libwebp/i.test(versionText)) formats.add('webp');
-        if (/libgif/i.test(versionText)) formats.add('gif');
-        const match = /tesseract\s+v?([\d.]+\S*)/i.exec(versionText);
-        return { binary, version: match?.[1] ?? 'unknown', languages, formats };
-      } catch (err) {
-        // Stopped by the task's limits or cancelled: that says nothing about the program.
-        if (err instanceof ExtractionError) {
-          probes.delete(binary);
-          throw err;
-        }
-        return null;
-      }
-    })();
-    probes.set(binary, probe);
-  }
-  return probe;
+export function probeTesseractCli(binary = tesseractBinary(), options: { refresh?: boolean } = {}): Promise<TesseractCliInfo | null> {
+  const known = probes.get(binary);
+  if (known && !(options.refresh && Date.now() - known.at >= REFRESH_LANGUAGES_MS)) return known.info;
+  const info = runProbe(binary).catch((err: unknown) => {
+    if (probes.get(binary)?.info === info) probes.delete(binary);
+    // Stopped by the task's limits or cancelled: that says nothing about the program.
+    if (err instanceof ExtractionError) throw err;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      probes.set(binary, { info: Promise.resolve(null), at: Date.now() });
+    } else if (known) {
+      // The earlier answer stands when reading the list again failed.
+      probes.set(binary, known);
+      return known.info;
+    }
+    return null;
+  });
+  probes.set(binary, { info, at: Date.now() });
+  return info;
 }
 
 /** Forgets probe results (tests that change QUARRY_TESSERACT_BIN). */
@@ -163,6 +180,18 @@ export function parseOsdScript(output: string): string | null {
 
 const UNREADABLE = /pixRead|cannot be read|decode failed|Error in find|truncated|Unknown format|not supported/i;
 
+/**
+ * Runs tesseract, once more when something outside killed it (a signal that was not the task's
+ * own limits, which reject: the kernel's OOM killer on a crowded machine, say). A reading killed
+ * half-way is no answer about the page, and taking it as one made the same file read differently
+ * depending on what else ran.
+ */
+async function runTesseract(binary: string, args: string[], signal: AbortSignal): Promise<ProgramResult> {
+  const first = await runProgram(binary, args, { signal });
+  if (first.code !== null) return first;
+  return runProgram(binary, args, { signal });
+}
+
 class TesseractCliEngine implements TesseractEngine {
   readonly name = 'tesseract-cli';
 
@@ -171,14 +200,14 @@ class TesseractCliEngine implements TesseractEngine {
     private readonly tmpDir: string,
   ) {}
 
-  private async info(): Promise<TesseractCliInfo> {
-    const info = await probeTesseractCli(this.binary);
+  private async info(refresh = false): Promise<TesseractCliInfo> {
+    const info = await probeTesseractCli(this.binary, { refresh });
     if (!info) throw new ExtractionError('OCR_FAILED', `The tesseract program (${this.binary}) is not installed or does not run`);
     return info;
   }
 
-  async languages(): Promise<Set<string>> {
-    return (await this.info()).languages;
+  async languages(options: { refresh?: boolean } = {}): Promise<Set<string>> {
+    return (await this.info(options.refresh)).languages;
   }
 
   async formats(): Promise<Set<ImageFormat>> {
@@ -194,14 +223,15 @@ class TesseractCliEngine implements TesseractEngine {
     if (dpi) args.push('--dpi', String(dpi));
     args.push('txt', 'tsv');
     try {
-      const result = await runProgram(this.binary, args, { signal });
+      const result = await runTesseract(this.binary, args, signal);
       if (result.code !== 0) {
         // Messages reach API clients: no server paths in them.
         const detail = stderrTail(result.stderr).split(image).join('<image>').split(base).join('<output>');
         if (UNREADABLE.test(result.stderr)) {
           throw new ExtractionError('CORRUPT_DOCUMENT', `The image could not be decoded${detail ? ` (${detail})` : ''}`);
         }
-        throw new ExtractionError('OCR_FAILED', `Tesseract failed (exit code ${result.code})${detail ? `: ${detail}` : ''}`);
+        const how = result.code === null ? 'was killed by a signal, twice' : `failed (exit code ${result.code})`;
+        throw new ExtractionError('OCR_FAILED', `Tesseract ${how}${detail ? `: ${detail}` : ''}`);
       }
       const [txt, tsv] = await Promise.all([
         fs.promises.readFile(`${base}.txt`, 'utf8').catch(() => null),
@@ -228,10 +258,17 @@ class TesseractCliEngine implements TesseractEngine {
     return ['--psm', '3'];
   }
 
+  /**
+   * The script OSD finds. Tesseract's own verdict on the page (exit 0 with a script, or an exit
+   * status such as "Too few characters") is the answer; a run killed before it could answer is
+   * run again (runTesseract) and, killed twice, fails the reading rather than passing for "no
+   * script", which had the page read in English only.
+   */
   async detectScript(file: string, signal: AbortSignal): Promise<string | null> {
     const info = await this.info();
     if (!info.languages.has('osd')) return null;
-    const result = await runProgram(this.binary, [path.resolve(file), 'stdout', '--psm', '0'], { signal });
+    const result = await runTesseract(this.binary, [path.resolve(file), 'stdout', '--psm', '0'], signal);
+    if (result.code === null) throw new ExtractionError('OCR_FAILED', 'Tesseract was killed by a signal, twice, while detecting the script of the page');
     if (result.code !== 0) return null;
     return parseOsdScript(result.stdout.toString('utf8'));
   }

@@ -1,5 +1,4 @@
 import type { SourceLine } from '@/lib/document/layout';
-import type { OcrLanguage } from '../types';
 
 export interface OcrOutput {
   /** Recognised text: lines separated by "\n", blocks (paragraphs) by a blank line. */
@@ -13,16 +12,23 @@ export interface OcrOutput {
    * paragraph; absent when the engine does not report positions.
    */
   lines?: SourceLine[];
+  /** The Tesseract data the kept reading was made with (e.g. ["chi_sim", "chi_tra", "eng"]); absent for the cloud. */
+  languages?: string[];
+  /** Set when no words were found and the page has no ink either: there was nothing to read (ink.ts). */
+  blank?: boolean;
 }
 
-/** OCR as the PDF and image extractors use it; one instance per extraction task. */
+/**
+ * OCR as the PDF and image extractors use it; one instance per extraction task. `language` is an
+ * `options.language` code (./languages.ts), undefined for none.
+ */
 export interface OcrService {
   /** Which engine answers: "tesseract-cli", "tesseract.js" or "cloud". */
   readonly engine: string;
   /** Recognises an image file (PNG, JPEG, TIFF, WebP, BMP, GIF, HEIC/HEIF), turned upright. */
-  recognizeImage(path: string, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput>;
+  recognizeImage(path: string, language: string | undefined, signal: AbortSignal): Promise<OcrOutput>;
   /** Renders one PDF page (1-based) at its embedded image resolution and recognises it. */
-  recognizePdfPage(pdfPath: string, page: number, language: OcrLanguage | undefined, signal: AbortSignal): Promise<OcrOutput>;
+  recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal): Promise<OcrOutput>;
   /** Frees engine resources (workers, temp files). */
   close(): Promise<void>;
 }

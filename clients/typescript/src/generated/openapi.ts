@@ -867,10 +867,10 @@ export interface components {
         };
         ExtractionOptions: {
             /**
-             * @description Document language for OCR: zh (Simplified Chinese), en, ja, ko. Omitted: English
+             * @description Document language for OCR: zh (Simplified Chinese, with Traditional when installed), en, ja, ko, ar (Arabic), he (Hebrew), zh-Hans, zh-Hant, or a Tesseract data name (chi_sim, jpn_vert, …). Omitted: English, and a page that reads badly is read again in the script found on it. A language whose data is not installed fails the extraction with OCR_FAILED naming the installed ones
              * @enum {string}
              */
-            language?: "zh" | "en" | "ja" | "ko";
+            language?: "zh" | "en" | "ja" | "ko" | "ar" | "he" | "zh-Hans" | "zh-Hant" | "eng" | "chi_sim" | "chi_tra" | "jpn" | "kor" | "ara" | "heb" | "jpn_vert" | "chi_sim_vert" | "chi_tra_vert";
             /**
              * @description default: the best local engine; tesseract; cloud: the HTTP OCR service configured on the server
              * @default default

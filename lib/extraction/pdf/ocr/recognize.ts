@@ -3,22 +3,28 @@ import type { OcrOutput, OcrService } from '@/lib/extraction/ocr/types';
 import { ExtractionError, throwIfAborted, type ExtractInput } from '@/lib/extraction/types';
 import { ocrAccepted } from './merge';
 
-/** The OCR runs of one document: how many, and the best result (for OCR_FAILED's message). */
+/**
+ * The OCR runs of one document that could have found text: how many, and the best result (for
+ * OCR_FAILED's message). A page found blank (no ink, ocr/ink.ts) is not one: a scan of empty
+ * pages is an empty document, not a failed reading.
+ */
 export interface OcrTally {
   attempts: number;
   best: OcrOutput | null;
 }
 
-/** Page `n` through the OCR service: its output when accepted, null when unusable or failed (cancellation and timeouts are thrown). */
+/** Page `n` through the OCR service: its output when accepted, null when blank, unusable or failed (cancellation and timeouts are thrown). */
 export async function recognizePage(ocr: OcrService, input: ExtractInput, n: number, tally: OcrTally): Promise<OcrOutput | null> {
-  tally.attempts++;
   try {
     const out = await ocr.recognizePdfPage(input.path, n, input.options.language, input.signal);
+    if (out.blank) return null;
+    tally.attempts++;
     if (!tally.best || out.meanConfidence > tally.best.meanConfidence) tally.best = out;
     return ocrAccepted(out) ? out : null;
   } catch (err) {
     throwIfAborted(input.signal);
     if (err instanceof ExtractionError && (err.code === 'CANCELLED' || err.code === 'EXTRACTION_TIMEOUT')) throw err;
+    tally.attempts++;
     return null;
   }
 }
