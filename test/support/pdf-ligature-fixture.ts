@@ -10,8 +10,7 @@
  * - `glyph-names`: a simple TrueType font without ToUnicode whose /Differences name the glyphs
  *   (/fi, /fl, /f_f_i, /T_h, /uniFB01…), as LaTeX's Type 1 fonts do.
  */
-import type { TrueType } from './pdf-unicode-fixture';
-import { readTrueType } from './pdf-unicode-fixture';
+import { pdfFile, readTrueType, type TrueType } from './pdf-unicode-fixture';
 
 export type LigatureMapping = 'letters' | 'presentation-forms' | 'glyph-names';
 
@@ -167,15 +166,5 @@ export function buildLigaturePdf(lines: LigatureLine[], fontPath: string, mappin
   objects[3] = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>';
   objects[4] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
   writer.objects(5).forEach((o, i) => (objects[5 + i] = o));
-  let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  for (let n = 1; n < objects.length; n++) {
-    offsets[n] = Buffer.byteLength(out, 'latin1');
-    out += `${n} 0 obj\n${objects[n]}\nendobj\n`;
-  }
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-  for (let n = 1; n < objects.length; n++) out += `${String(offsets[n]).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new Uint8Array(Buffer.from(out, 'latin1'));
+  return pdfFile(objects);
 }

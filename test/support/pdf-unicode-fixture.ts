@@ -213,6 +213,14 @@ export function buildUnicodePdf(pages: UnicodeText[][], fonts: { regular: string
     objects[n + 1] = `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
   });
   [...f1.objects, ...f2.objects].forEach((o, i) => (objects[fontStart + i] = o));
+  return pdfFile(objects);
+}
+
+/**
+ * A PDF file of numbered objects (`objects[n]` is object n; 1 is the catalog), with a classic
+ * cross-reference table at exact byte offsets.
+ */
+export function pdfFile(objects: readonly string[]): Uint8Array {
   let out = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n';
   const offsets: number[] = [];
   for (let n = 1; n < objects.length; n++) {

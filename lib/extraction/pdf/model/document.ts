@@ -60,7 +60,8 @@ function buildLists(items: ListBlock[], page: number): List[] {
   return top;
 }
 
-function tableCells(rows: string[][]): TableCell[][] {
+/** Cells of a grid of texts, one per position. */
+export function tableCells(rows: string[][]): TableCell[][] {
   return rows.map((row) => row.map((text) => ({ content: text ? [{ type: 'text', text }] : [] })));
 }
 

@@ -5,34 +5,23 @@
  * same width and nothing is between them. The lower part's first row is dropped when it repeats
  * the upper part's header row.
  */
-import type { TableCell } from '@/lib/document/types';
+import { unionBox } from '@/lib/document/layout';
+import type { Box, TableCell } from '@/lib/document/types';
 import type { Block } from '../layout/blocks';
-import type { PageBlocks } from './document';
+import { tableCells, type PageBlocks } from './document';
 import { TABLE_JOIN_MAX_GAP_ROWS, TABLE_JOIN_MIN_OVERLAP } from '../settings';
 
 type TableBlock = Extract<Block, { kind: 'table' }>;
 
 /** The union of a block's line boxes (page fractions), or null without them. */
-function boxOf(b: Block): [number, number, number, number] | null {
-  if (!b.geom?.length) return null;
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const line of b.geom) {
-    const [a, b2, c, d] = line.box;
-    x0 = Math.min(x0, a);
-    y0 = Math.min(y0, b2);
-    x1 = Math.max(x1, c);
-    y1 = Math.max(y1, d);
-  }
-  return Number.isFinite(x0) ? [x0, y0, x1, y1] : null;
+function boxOf(b: Block): Box | null {
+  return b.geom?.length ? unionBox(b.geom.map((line) => line.box)) : null;
 }
 
 const widthOf = (t: TableBlock) => t.rows[0]?.length ?? 0;
 
 function cellsOf(t: TableBlock): TableCell[][] {
-  return t.cells ?? t.rows.map((row) => row.map((text) => ({ content: text ? [{ type: 'text', text }] : [] })));
+  return t.cells ?? tableCells(t.rows);
 }
 
 /** Whether `lower` continues `upper` on the page (see the file comment). */
