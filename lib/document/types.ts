@@ -21,6 +21,8 @@ export interface SourceLine {
   box: Box;
   /** Lines of one paragraph share a group (OCR output written as a whole page). */
   group?: number;
+  /** The line's page when it is not its block's (the rows of a table continued on the next page). */
+  page?: number;
 }
 
 /** Where a block came from, where the format knows it. */
@@ -124,6 +126,18 @@ export interface Table extends BlockBase {
    * then says how many of them were kept.
    */
   total_rows?: number;
+  /**
+   * Where each row is, one entry per entry of `rows`, when the reader knows it (PDF tables): its
+   * page (a table continued over pages is one table whose later rows are on later pages) and its
+   * region there.
+   */
+  row_prov?: RowProvenance[];
+}
+
+/** Where one table row is. */
+export interface RowProvenance {
+  page: number;
+  bbox?: Box;
 }
 
 export interface Picture extends BlockBase {
@@ -187,6 +201,11 @@ export interface Section extends BlockBase {
   width?: number;
   height?: number;
   content: Block[];
+  /**
+   * A page's furniture: running headers and footers and page numbers, in page order. Kept out of
+   * the Markdown, the chunks and `content`.
+   */
+  furniture?: Paragraph[];
 }
 
 export type Block = Heading | Paragraph | List | Table | Picture | Code | Quote | Formula | Footnote | Rule | Preformatted | Section;
