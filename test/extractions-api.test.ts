@@ -54,6 +54,10 @@ describe('POST /v1/extractions (API only; no runner is started in this file)', (
     expect(res.status).toBe(201);
     const [row] = await app.db.select().from(extractions).where(eq(extractions.id, res.body.id));
     expect(row.options).toEqual({ language: 'zh', ocr_provider: 'default', extract_tables: false, preserve_layout: true });
+    const apart = await create({ file_id: fileId, options: { merge_tables: false } });
+    expect(apart.status).toBe(201);
+    const [kept] = await app.db.select().from(extractions).where(eq(extractions.id, apart.body.id));
+    expect(kept.options).toEqual({ ocr_provider: 'default', extract_tables: true, preserve_layout: false, merge_tables: false });
   });
 
   it('answers 400 INVALID_FILE_ID for a missing or malformed file id, 404 for an unknown one', async () => {
@@ -75,6 +79,7 @@ describe('POST /v1/extractions (API only; no runner is started in this file)', (
       { file_id: fileId, options: { language: 'fr' } },
       { file_id: fileId, options: { ocr_provider: 'abbyy' } },
       { file_id: fileId, options: { extract_tables: 'yes' } },
+      { file_id: fileId, options: { merge_tables: 'no' } },
       { file_id: fileId, options: 'fast' },
     ]) {
       const res = await create(body);

@@ -39,7 +39,9 @@ import { countTokens } from './tokenizer';
  *    document has markers; null throughout when it has none. Markers never appear in content.
  *  - section: heading path joined with " > ", taken where the chunk's text starts (after any
  *    headings the chunk begins with); null before the first heading.
- *  - page_end: the page where the chunk's content ends, only when it is not `page`.
+ *  - page_end: the page where the chunk's content ends, only when it is not `page`. With a layout
+ *    record, the pages of the regions the chunk came from count too: rows of a table continued
+ *    over pages are written on its first page but cite their own.
  *  - char_start / char_end: the span of the Markdown as given (UTF-16 offsets, end exclusive)
  *    the chunk was taken from; its content is that text, except that a piece of a split table
  *    repeats the header rows and a piece of split code is fenced again.
@@ -130,9 +132,15 @@ export async function chunkMarkdown(
     .filter((d) => d.content.length > 0)
     .map((d, i) => {
       const metadata: ChunkMetadata = { chunk_index: i, page: d.page, section: d.section, ...sourceSpan(doc, d.start, d.end) };
-      const pageEnd = d.end > d.start ? pageAt(doc, d.end - 1) : null;
-      if (pageEnd !== null && d.page !== null && pageEnd > d.page) metadata.page_end = pageEnd;
+      let pageEnd = d.end > d.start ? pageAt(doc, d.end - 1) : null;
       if (index) metadata.boxes = index.boxes(metadata.char_start, metadata.char_end);
+      // A table continued over pages is written on its first page; its rows' regions say where they are.
+      if (metadata.boxes?.length && metadata.page !== null) {
+        const pages = metadata.boxes.map((b) => b.page);
+        metadata.page = Math.max(metadata.page, Math.min(...pages));
+        pageEnd = Math.max(pageEnd ?? metadata.page, ...pages);
+      }
+      if (pageEnd !== null && metadata.page !== null && pageEnd > metadata.page) metadata.page_end = pageEnd;
       return {
         content: d.content,
         embedText: d.section ? `${d.section}\n\n${d.content}` : d.content,

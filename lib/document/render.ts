@@ -29,6 +29,8 @@ interface Placed {
   lines: SourceLine[];
   /** Table rows as written (the delimiter row aside), each placed on its own line when counts match. */
   rows?: { start: number; end: number }[];
+  /** Each written table row's page, when the table's rows say (row_prov). */
+  rowPages?: number[];
 }
 
 interface Rendered {
@@ -247,7 +249,8 @@ function renderTable(table: Table, page: number | undefined): Rendered {
   });
   if (texts.length === 1) text += `\n|${' --- |'.repeat(grid.width)}`;
   const tableStart = rows[0].start;
-  const placed = placedFor(table, page, tableStart, text.length).map((p) => ({ ...p, rows }));
+  const rowPages = table.row_prov?.slice(0, rows.length).map((r) => r.page);
+  const placed = placedFor(table, page, tableStart, text.length).map((p) => ({ ...p, rows, ...(rowPages ? { rowPages } : {}) }));
   if (grid.keptRows < grid.totalRows) {
     text += `\n\n*The table is truncated: only its first ${grid.keptRows.toLocaleString('en-US')} of ${grid.totalRows.toLocaleString('en-US')} rows were extracted.*`;
   }
@@ -414,6 +417,22 @@ export function renderMarkdown(doc: QuarryDocument): string {
  */
 function placeTable(layout: LayoutBuilder, p: Placed, markdown: string): void {
   const rows = p.rows!.filter((r) => r.end <= markdown.length);
-  if (rows.length === p.lines.length) layout.addExact(p.page, rows.map((r, i) => ({ ...r, box: p.lines[i].box })));
-  else layout.addExact(p.page, [{ start: p.start, end: p.end, box: unionBox(p.lines.map((g) => g.box)) }]);
+  // A table continued over pages has lines (and rows) on each of its pages: one region per page.
+  const pageOf = (line: SourceLine) => line.page ?? p.page;
+  const pages = [...new Set(p.lines.map(pageOf))];
+  if (rows.length === p.lines.length) {
+    for (const pg of pages) layout.addExact(pg, rows.flatMap((r, i) => (pageOf(p.lines[i]) === pg ? [{ ...r, box: p.lines[i].box }] : [])));
+    return;
+  }
+  if (pages.length === 1 || !p.rowPages) {
+    layout.addExact(p.page, [{ start: p.start, end: p.end, box: unionBox(p.lines.filter((g) => pageOf(g) === p.page).map((g) => g.box)) }]);
+    return;
+  }
+  for (const pg of pages) {
+    const on = rows.map((_, i) => i).filter((i) => (p.rowPages![i] ?? p.page) === pg);
+    if (!on.length) continue;
+    const start = pg === p.page ? p.start : rows[on[0]].start;
+    const end = on[on.length - 1] === rows.length - 1 ? p.end : rows[on[on.length - 1]].end;
+    layout.addExact(pg, [{ start, end, box: unionBox(p.lines.filter((g) => pageOf(g) === pg).map((g) => g.box)) }]);
+  }
 }

@@ -4,7 +4,7 @@
  * the blocks' spans in the Markdown (render.ts) set where they are given.
  */
 import { unionBox } from './layout';
-import type { Block, Box, ListItem, Provenance, QuarryDocument, Span } from './types';
+import type { Block, Box, ListItem, Paragraph, Provenance, QuarryDocument, Span } from './types';
 
 type Spans = ReadonlyMap<Block | ListItem, Span>;
 
@@ -17,7 +17,11 @@ function servedProv(prov: Provenance | undefined, span: Span | undefined): Prove
   const { lines, ...rest } = prov ?? {};
   const out: Provenance = { ...rest };
   if (span) out.span = span;
-  const boxes = (lines ?? []).map((l) => l.box).filter((b) => b.every(Number.isFinite));
+  // A table continued over pages: its region is that of its lines on its own page.
+  const boxes = (lines ?? [])
+    .filter((l) => l.page === undefined || l.page === rest.page)
+    .map((l) => l.box)
+    .filter((b) => b.every(Number.isFinite));
   if (boxes.length && !out.bbox) out.bbox = unionBox(boxes).map(round) as Box;
   return out;
 }
@@ -39,10 +43,17 @@ function servedBlock(block: Block, spans: Spans): Block {
     case 'list':
       out.items = out.items.map((item) => servedItem(item, spans));
       break;
+    case 'table':
+      if (out.row_prov) out.row_prov = out.row_prov.map((r) => (r.bbox ? { page: r.page, bbox: r.bbox.map(round) as Box } : { page: r.page }));
+      break;
     case 'quote':
     case 'footnote':
+      out.content = out.content.map((b) => servedBlock(b, spans));
+      break;
     case 'section':
       out.content = out.content.map((b) => servedBlock(b, spans));
+      // Furniture is served like content (bounding boxes), without spans: it is not in the Markdown.
+      if (out.furniture) out.furniture = out.furniture.map((p) => servedBlock(p, spans) as Paragraph);
       break;
   }
   return out;

@@ -22,6 +22,8 @@ export interface ExtractionOptions {
   ocr_provider: OcrProvider;
   extract_tables: boolean;
   preserve_layout: boolean;
+  /** PDF: join a table continued on the next page into one table (absent: true; options stored before it existed). */
+  merge_tables?: boolean;
 }
 
 export interface ExtractInput {

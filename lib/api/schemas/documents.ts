@@ -76,9 +76,11 @@ const tableCellSchema = z
   })
   .meta({ id: 'TableCell' });
 
+const paragraphSchema = z.object({ type: z.literal('paragraph'), content: inlines, prov });
+
 const blockTypes = [
   z.object({ type: z.literal('heading'), level: z.literal([1, 2, 3, 4, 5, 6]), content: inlines, prov }),
-  z.object({ type: z.literal('paragraph'), content: inlines, prov }),
+  paragraphSchema,
   z.object({
     type: z.literal('list'),
     ordered: z.boolean(),
@@ -94,6 +96,20 @@ const blockTypes = [
     header_rows: z.number().int().min(0).meta({ description: 'How many rows at the top are header rows (0 when the source marks none)' }),
     caption: inlines.optional(),
     total_rows: z.number().int().min(0).optional().meta({ description: "The source's row count when rows were left out (a table over the cell limit)" }),
+    row_prov: z
+      .array(
+        z
+          .object({
+            page: pageNumber.meta({ description: "The row's page" }),
+            bbox: box.optional().meta({ description: "The row's region on its page, when the reader knows it" }),
+          })
+          .meta({ id: 'RowProvenance' }),
+      )
+      .optional()
+      .meta({
+        description:
+          'Where each row is, one entry per entry of rows (PDF tables): a table continued over pages (options.merge_tables) is one table whose later rows are on later pages',
+      }),
     prov,
   }),
   z.object({ type: z.literal('picture'), alt: z.string().optional(), caption: inlines.optional(), prov }),
@@ -115,6 +131,14 @@ const blockTypes = [
     width: z.number().positive().optional().meta({ description: 'Page width in points (PDF pages and images)' }),
     height: z.number().positive().optional().meta({ description: 'Page height in points' }),
     content: childBlocks,
+    furniture: z
+      .array(paragraphSchema)
+      .optional()
+      .meta({
+        description:
+          "A page's furniture: its running headers and footers and page numbers, top to bottom, each with its page and region. " +
+          'Not in `content`, the Markdown or the chunks.',
+      }),
     prov,
   }),
 ] as const;

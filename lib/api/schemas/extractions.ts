@@ -27,6 +27,14 @@ export const extractionOptionsSchema = z
       .meta({ description: 'default: the best local engine; tesseract; cloud: the HTTP OCR service configured on the server' }),
     extract_tables: z.boolean({ error: 'extract_tables must be a boolean' }).default(true),
     preserve_layout: z.boolean({ error: 'preserve_layout must be a boolean' }).default(false),
+    merge_tables: z
+      .boolean({ error: 'merge_tables must be a boolean' })
+      .optional()
+      .meta({
+        description:
+          'PDF, default true: a table continued on the next page (same columns, ending one page and starting the next) is one table, its repeated header row dropped; ' +
+          'each row keeps its own page (row_prov in the document model). false: each page keeps its own part',
+      }),
   })
   .meta({ id: 'ExtractionOptions' });
 

@@ -146,7 +146,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
         `No text could be recognised in the PDF: it has no text layer and OCR found no readable text${conf} (minimum ${MIN_OCR_CONFIDENCE})`,
       );
     }
-    return { document: runDocumentStages(pages, metadata), totalPages: numPages };
+    return { document: runDocumentStages(pages, metadata, { mergeTables: input.options.merge_tables !== false }), totalPages: numPages };
   } finally {
     early?.stop();
     pdfium?.close();

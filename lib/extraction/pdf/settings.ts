@@ -342,6 +342,22 @@ export const TABLE_JOIN_MAX_GAP_ROWS = 2.5;
 /** … and they overlap across at least this share of the narrower one's width (and have as many columns). */
 export const TABLE_JOIN_MIN_OVERLAP = 0.8;
 
+/* ------------------------------------------------------------------ tables continued on the next page (model/tables.ts) */
+
+/** A table ending a page continues on the next when its bottom edge is below this share of the page's height … */
+export const PAGE_TABLE_MIN_BOTTOM = 0.6;
+/** … the next page's first table starts above this share … */
+export const PAGE_TABLE_MAX_TOP = 0.4;
+/** … and the two overlap across at least this share of the wider one's width (and have as many columns). */
+export const PAGE_TABLE_MIN_OVERLAP = 0.8;
+/** A line between the parts saying the table goes on ("Table 3 (continued)") has at most this many characters. */
+export const PAGE_TABLE_NOTE_MAX_CHARS = 80;
+/**
+ * The next page's table opens with a header of its own (another table) when its first row holds
+ * words in a column where at least this share of the upper table's body cells are numbers.
+ */
+export const PAGE_TABLE_NUMERIC_SHARE = 0.8;
+
 /* ------------------------------------------------------------------ running furniture (model/furniture.ts) */
 
 /** A margin line repeating on at least this share of the pages is a running header or footer … */
@@ -350,3 +366,17 @@ export const FURNITURE_REPEAT_SHARE = 0.4;
 export const FURNITURE_MIN_REPEATS = 2;
 /** A margin number following the page number at a constant offset on at least this many pages is a page label. */
 export const FURNITURE_LABEL_PAGES = 3;
+/**
+ * A document of at most this many pages is short: a repeat on two pages is thin evidence there, so
+ * a running header or footer must stand in the same place on every page (or every page but the
+ * first, or every page of one parity, with a line of its own on the others).
+ */
+export const FURNITURE_SHORT_PAGES = 4;
+/** On a short document, a line repeats in the same place when its distance from the page edge differs by at most this share of the page height … */
+export const FURNITURE_SLOT_PLACE = 0.02;
+/** … and its size by at most this share. */
+export const FURNITURE_SLOT_SIZE = 0.1;
+/** Two margin lines not set bold whose texts (digits aside) share this share of their letter pairs are the same line (a day, a name changed) … */
+export const FURNITURE_SIMILAR_TEXT = 0.8;
+/** … when both have at least this many characters. */
+export const FURNITURE_SIMILAR_MIN_CHARS = 12;

@@ -21,16 +21,16 @@ import type { OcrOutput, OcrService } from '@/lib/extraction/ocr/types';
 import type { DocumentMetadata, ExtractInput } from '@/lib/extraction/types';
 import { buildBlocks, type LineTable } from './layout/block-builder';
 import type { Block, DetectedTable } from './layout/blocks';
-import { markFurniture } from './layout/furniture';
+import { markFurniture, pageNumberBlocks } from './layout/furniture';
 import { placeOnPage } from './layout/geometry';
 import { leafLines } from './layout/lines';
 import { layoutFramePreserved } from './layout/preserved';
 import { buildRows, frameSegments } from './layout/rows';
 import type { Furniture, Line, Row, Segment } from './layout/util';
 import { writeDocument, type PageBlocks } from './model/document';
-import { dropRepeatedFurniture } from './model/furniture';
+import { separateFurniture } from './model/furniture';
 import { planHeadings, type HeadingPlan } from './model/headings';
-import { joinStackedTables } from './model/tables';
+import { joinStackedTables, joinTablesOverPages } from './model/tables';
 import { needsOcr, textLayerStats, textLayerUsable, type TextLayerStats } from './ocr/decision';
 import { mergeOcr, ocrBlocks } from './ocr/merge';
 import { recognizePage, type OcrTally } from './ocr/recognize';
@@ -65,7 +65,7 @@ export interface FrameWork {
   readonly extractTables: boolean;
   tables: DetectedTable[];
   rows: Row[];
-  /** Rows furniture marking drops (page numbers). */
+  /** Rows furniture marking takes out of the text (page numbers: blocks of their own, see the page-numbers stage). */
   drop: ReadonlySet<Row>;
   /** Running header/footer candidates among the rows. */
   furniture: ReadonlyMap<Row, Furniture>;
@@ -153,6 +153,14 @@ export const FRAME_STAGES: readonly Stage<FrameWork>[] = [
     does: "each leaf's lines → paragraphs, list items, code and tables (layout/block-builder.ts)",
     run: (w) => {
       for (let i = 0; i < w.lines.length; i++) w.blocks.push(...buildBlocks(w.lines[i], w.lineTables[i] ?? NO_TABLES));
+    },
+  },
+  {
+    name: 'page-numbers',
+    does: 'the page numbers the furniture stage took out of the rows → blocks marked as page furniture, before (top margin) or after (bottom margin) the others (layout/furniture.ts)',
+    run: (w) => {
+      const { above, below } = pageNumberBlocks(w.rows, w.drop, w.frame);
+      if (above.length || below.length) w.blocks = [...above, ...w.blocks, ...below];
     },
   },
   placeBlocks,
@@ -328,6 +336,8 @@ export async function runOcrStages(text: OcrWork['text'], ocr: OcrService, input
 export interface DocumentWork {
   pages: PageBlocks[];
   readonly metadata: DocumentMetadata;
+  /** Join tables continued on the next page (`options.merge_tables`). */
+  readonly mergeTables: boolean;
   plan: HeadingPlan;
   document: QuarryDocument | null;
 }
@@ -338,13 +348,20 @@ const NO_HEADINGS: HeadingPlan = { level: () => 0 };
 export const DOCUMENT_STAGES: readonly Stage<DocumentWork>[] = [
   {
     name: 'running-furniture',
-    does: 'margin lines repeating on many pages, or numbered in step with the pages, dropped (model/furniture.ts)',
-    run: (w) => dropRepeatedFurniture(w.pages),
+    does: "page numbers, and margin lines repeating in the same place on the pages (on short documents: every page, or every page of one parity with its own header on the others) or numbered in step with the pages, moved out of the content into the page's furniture (model/furniture.ts)",
+    run: (w) => separateFurniture(w.pages),
   },
   {
     name: 'stacked-tables',
     does: 'a table right under another with as many columns across the same width is its continuation: one table (model/tables.ts)',
     run: (w) => joinStackedTables(w.pages),
+  },
+  {
+    name: 'tables-over-pages',
+    does: "a table ending a page and one starting the next with as many columns across the same width are one table, each row keeping its page, unless options.merge_tables is false (model/tables.ts)",
+    run: (w) => {
+      if (w.mergeTables) joinTablesOverPages(w.pages);
+    },
   },
   {
     name: 'headings',
@@ -362,8 +379,8 @@ export const DOCUMENT_STAGES: readonly Stage<DocumentWork>[] = [
   },
 ];
 
-export function runDocumentStages(pages: PageBlocks[], metadata: DocumentMetadata): QuarryDocument {
-  const work: DocumentWork = { pages, metadata, plan: NO_HEADINGS, document: null };
+export function runDocumentStages(pages: PageBlocks[], metadata: DocumentMetadata, options: { mergeTables: boolean } = { mergeTables: true }): QuarryDocument {
+  const work: DocumentWork = { pages, metadata, mergeTables: options.mergeTables, plan: NO_HEADINGS, document: null };
   for (const stage of DOCUMENT_STAGES) stage.run(work);
   return work.document!;
 }

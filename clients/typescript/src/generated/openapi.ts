@@ -881,6 +881,8 @@ export interface components {
             extract_tables?: boolean;
             /** @default false */
             preserve_layout?: boolean;
+            /** @description PDF, default true: a table continued on the next page (same columns, ending one page and starting the next) is one table, its repeated header row dropped; each row keeps its own page (row_prov in the document model). false: each page keeps its own part */
+            merge_tables?: boolean;
         };
         CreateExtractionsBatch: {
             file_ids: string[];
@@ -1373,6 +1375,8 @@ export interface components {
             caption?: components["schemas"]["Inline"][];
             /** @description The source's row count when rows were left out (a table over the cell limit) */
             total_rows?: number;
+            /** @description Where each row is, one entry per entry of rows (PDF tables): a table continued over pages (options.merge_tables) is one table whose later rows are on later pages */
+            row_prov?: components["schemas"]["RowProvenance"][];
             prov?: components["schemas"]["Provenance"];
         } | {
             /** @constant */
@@ -1430,6 +1434,13 @@ export interface components {
             /** @description Page height in points */
             height?: number;
             content: components["schemas"]["Block"][];
+            /** @description A page's furniture: its running headers and footers and page numbers, top to bottom, each with its page and region. Not in `content`, the Markdown or the chunks. */
+            furniture?: {
+                /** @constant */
+                type: "paragraph";
+                content: components["schemas"]["Inline"][];
+                prov?: components["schemas"]["Provenance"];
+            }[];
             prov?: components["schemas"]["Provenance"];
         };
         /** @description A run of text with its marks, a line break, an inline formula or a footnote reference */
@@ -1504,6 +1515,12 @@ export interface components {
             row_span?: number;
             /** @description Columns the cell covers, from its own rightwards (1 when absent) */
             col_span?: number;
+        };
+        RowProvenance: {
+            /** @description The row's page */
+            page: number;
+            /** @description The row's region on its page, when the reader knows it */
+            bbox?: components["schemas"]["Box"];
         };
         ExtractionLayout: {
             extraction_id: string;

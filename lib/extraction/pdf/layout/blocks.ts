@@ -1,5 +1,5 @@
 /** The structured content of a page, before it is written as Markdown. */
-import type { SourceLine, TableCell } from '@/lib/document/types';
+import type { RowProvenance, SourceLine, TableCell } from '@/lib/document/types';
 
 export interface Span {
   text: string;
@@ -30,11 +30,14 @@ export type Block = BlockGeometry &
         furniture?: string;
         /** Number at the start or end of such a line (page number of a running header). */
         pageLabel?: number;
+        /** A page number in the margin: page furniture however many pages repeat it. */
+        pageNumber?: boolean;
       }
     | { kind: 'list'; marker: string; ordered: boolean; level: number; spans: Span[]; size: number }
     | { kind: 'code'; text: string }
     /** `rows` holds each grid position's text; `cells`, when set, the cells with their spans (a spanning cell once). */
-    | { kind: 'table'; rows: string[][]; cells?: TableCell[][] }
+    /** `rowProv`, set on a table joined over pages: each row's page and region. */
+    | { kind: 'table'; rows: string[][]; cells?: TableCell[][]; rowProv?: RowProvenance[] }
     /** Lines written as they are (preserve_layout, OCR text in layout mode). */
     | { kind: 'raw'; text: string }
   );

@@ -1,5 +1,9 @@
 /** Page furniture: page numbers and running header/footer candidates in the page margins. */
 import type { Frame } from '../read/runs';
+import type { Block } from './blocks';
+import { lineGeom } from './geometry';
+import { leafLines } from './lines';
+import { rowSegments } from './rows';
 import { medianOf, type Furniture, type Row } from './util';
 import {
   FURNITURE_FAR_EDGE,
@@ -12,7 +16,16 @@ import {
   FURNITURE_STACK_GAP,
 } from '../settings';
 
-const PAGE_NUMBER = /^(?:(?:page|p\.|seite|página|pagina|pág\.|стр\.?)\s*)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—]?(?:\s*(?:\/|of|von|de|из)\s*\d{1,4})?$/i;
+/** A roman numeral (front matter pages: "iv", "xii"), not any word of its letters ("mild", "did"). */
+const ROMAN = '(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})';
+const PAGE_NUMBER = new RegExp(
+  `^(?:(?:page|p\\.|seite|página|pagina|pág\\.|стр\\.?)\\s*)?[-–—]?\\s*(?:\\d{1,4}|${ROMAN})\\s*[-–—]?(?:\\s*(?:\\/|of|von|de|из)\\s*\\d{1,4})?$`,
+  'i',
+);
+
+function furnitureKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+}
 
 function rowText(row: Row): string {
   return row.runs
@@ -42,7 +55,7 @@ export function markFurniture(rows: Row[], frame: Frame): { drop: Set<Row>; furn
     else if (text.length <= FURNITURE_MAX_CHARS && row.size <= bodySize * FURNITURE_MAX_SIZE) {
       const m = /^(\d{1,4})\b|\b(\d{1,4})$/.exec(text);
       const label = m ? Number(m[1] ?? m[2]) : undefined;
-      furniture.set(row, { key: text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' '), label });
+      furniture.set(row, { key: furnitureKey(text), label });
     }
   };
   const margin = (seq: Row[], isTop: boolean) => {
@@ -59,4 +72,32 @@ export function markFurniture(rows: Row[], frame: Frame): { drop: Set<Row>; furn
   margin(sorted, true);
   margin(sorted.slice().reverse(), false);
   return { drop, furniture };
+}
+
+/**
+ * The page numbers markFurniture took out of the rows, as text blocks marked as furniture (the
+ * document model keeps them apart from the content): those in the top margin to go before the
+ * frame's blocks, those in the bottom margin after them.
+ */
+export function pageNumberBlocks(rows: Row[], drop: ReadonlySet<Row>, frame: Frame): { above: Block[]; below: Block[] } {
+  const above: Block[] = [];
+  const below: Block[] = [];
+  if (drop.size === 0) return { above, below };
+  rows.forEach((row, i) => {
+    if (!drop.has(row)) return;
+    for (const line of leafLines(rowSegments(row, i))) {
+      (row.y < frame.height / 2 ? above : below).push({
+        kind: 'text',
+        spans: line.spans,
+        lines: 1,
+        size: line.size,
+        bold: line.bold,
+        chars: line.chars,
+        geom: [lineGeom(line)],
+        furniture: furnitureKey(line.text),
+        pageNumber: true,
+      });
+    }
+  });
+  return { above, below };
 }

@@ -1,9 +1,9 @@
 /**
  * The last PDF stage: the laid-out blocks of all pages → the document model (lib/document), each
- * page as a page section, once running furniture is dropped (furniture.ts) and heading levels are
- * planned (headings.ts): both need the whole document.
+ * page as a page section, once its furniture is moved out of its content (furniture.ts) and
+ * heading levels are planned (headings.ts): both need the whole document.
  */
-import type { Block as ModelBlock, Inline, List, ListItem, QuarryDocument, Section, TableCell } from '@/lib/document/types';
+import type { Block as ModelBlock, Inline, List, ListItem, Paragraph, QuarryDocument, RowProvenance, Section, TableCell } from '@/lib/document/types';
 import type { DocumentMetadata } from '@/lib/extraction/types';
 import type { Block, Span } from '../layout/blocks';
 import { spansText } from '../layout/blocks';
@@ -13,6 +13,8 @@ import { joinLines } from '../read/text';
 export interface PageBlocks {
   page: number;
   blocks: Block[];
+  /** The page's furniture (page numbers, running headers and footers), top to bottom: set by model/furniture.ts. */
+  furniture?: Block[];
 }
 
 type ListBlock = Extract<Block, { kind: 'list' }>;
@@ -65,6 +67,16 @@ export function tableCells(rows: string[][]): TableCell[][] {
   return rows.map((row) => row.map((text) => ({ content: text ? [{ type: 'text', text }] : [] })));
 }
 
+/**
+ * Each row's page and region: set by the join of a table continued over pages, else the table's
+ * page, with the row's own line when the table was read line by line (one line per row).
+ */
+export function tableRowProv(t: Extract<Block, { kind: 'table' }>, page: number): RowProvenance[] {
+  if (t.rowProv) return t.rowProv;
+  const perRow = t.geom?.length === t.rows.length ? t.geom : null;
+  return t.rows.map((_, i) => (perRow ? { page: perRow[i].page ?? page, bbox: perRow[i].box } : { page }));
+}
+
 function pageBlocks(blocks: Block[], page: number, plan: HeadingPlan): ModelBlock[] {
   const out: ModelBlock[] = [];
   let run: ListBlock[] = [];
@@ -97,7 +109,7 @@ function pageBlocks(blocks: Block[], page: number, plan: HeadingPlan): ModelBloc
         out.push({ type: 'code', text: b.text, prov: prov(page, b) });
         break;
       case 'table':
-        if (b.rows.length) out.push({ type: 'table', rows: b.cells ?? tableCells(b.rows), header_rows: 1, prov: prov(page, b) });
+        if (b.rows.length) out.push({ type: 'table', rows: b.cells ?? tableCells(b.rows), header_rows: 1, row_prov: tableRowProv(b, page), prov: prov(page, b) });
         break;
       case 'raw':
         if (b.text.trim()) out.push({ type: 'preformatted', text: b.text, prov: prov(page, b) });
@@ -110,13 +122,24 @@ function pageBlocks(blocks: Block[], page: number, plan: HeadingPlan): ModelBloc
 
 /** The whole document: a page section per page, in page order, headings as `plan` has them. */
 export function writeDocument(pages: PageBlocks[], metadata: DocumentMetadata, plan: HeadingPlan): QuarryDocument {
-  const blocks: Section[] = pages.map((p) => ({ type: 'section', kind: 'page', page: p.page, content: pageBlocks(p.blocks, p.page, plan) }));
+  const blocks: Section[] = pages.map((p) => {
+    const section: Section = { type: 'section', kind: 'page', page: p.page, content: pageBlocks(p.blocks, p.page, plan) };
+    const furniture = furnitureParagraphs(p.furniture ?? [], p.page);
+    if (furniture.length) section.furniture = furniture;
+    return section;
+  });
   return { version: 1, metadata, blocks };
 }
 
-/** Whether a laid-out page has any text. */
+/** A page's furniture lines as paragraphs, with their place on the page. */
+function furnitureParagraphs(blocks: Block[], page: number): Paragraph[] {
+  return blocks.flatMap((b): Paragraph[] => (b.kind === 'text' && /\S/.test(spansText(b.spans)) ? [{ type: 'paragraph', content: inlines(b.spans), prov: prov(page, b) }] : []));
+}
+
+/** Whether a laid-out page has any text (a page number alone is none). */
 export function blocksHaveText(blocks: Block[]): boolean {
   return blocks.some((b) => {
+    if (b.kind === 'text' && b.pageNumber) return false;
     if (b.kind === 'text' || b.kind === 'list') return /\S/.test(spansText(b.spans));
     if (b.kind === 'table') return b.rows.some((r) => r.some((c) => /\S/.test(c)));
     return /\S/.test(b.text);
