@@ -9,11 +9,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { QuarryDocument } from '@/lib/document/types';
+import type { QuarryDocument, Table } from '@/lib/document/types';
 import { loadPdfjs, openDocument } from '@/lib/extraction/pdf/read/pdfjs';
 import { goldenCorpus } from '@/test/support/golden-corpus';
 import { runGoldenCorpus } from '@/test/support/golden-run';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
+import { extractPdf } from '@/lib/extraction/engine';
+import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
+import { range, shipments } from '@/test/support/pdf-table-pages';
 import { outputTables, type PageSize } from './bench-truth/match';
 import { printDetails, printDocument, printFailure, printHeader, printTotal } from './bench-truth/report';
 import { addCounts, bestVariant, prf, scoreDocument, type Counts } from './bench-truth/score';
@@ -45,6 +48,25 @@ async function pdfPageSizes(file: string, pages: readonly number[]): Promise<Map
 function readVariant(structure: string): TruthTable[] {
   const reg = path.join(dir, structure.replace(/-str\.xml$/, '-reg.xml'));
   return readTruth(fs.readFileSync(path.join(dir, structure), 'utf8'), fs.existsSync(reg) ? fs.readFileSync(reg, 'utf8') : undefined);
+}
+
+/**
+ * The goal for tables continued over pages, on a generated two-page document whose table goes on
+ * from page 1 to page 2 with its header repeated: one table, its rows citing both pages.
+ */
+async function tableOverPages(): Promise<string> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-pages-'));
+  try {
+    const file = path.join(tmp, 'table-over-pages.pdf');
+    fs.writeFileSync(file, shipments({ parts: [range(0, 30), range(30, 40)], repeatHeader: true, after: 'All figures are before tax.' }));
+    const { document } = await extractPdf(extractInput(file, PDF_TYPE, tmp), null);
+    const tables = (document?.blocks ?? []).flatMap((b) => (b.type === 'section' ? b.content : [b])).filter((b): b is Table => b.type === 'table');
+    const pages = [...new Set(tables.flatMap((t) => t.row_prov?.map((r) => r.page) ?? []))];
+    const met = tables.length === 1 && pages.join() === '1,2';
+    return `a table continued on page 2 of a generated document: ${tables.length} table(s), rows citing page(s) ${pages.join(', ')}: ${met ? 'met' : 'MISSED'}`;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
@@ -89,6 +111,7 @@ async function main(): Promise<void> {
     scores.push(best.score);
   }
   printTotal(docs.length, failed, addCounts(scores));
+  console.log(`  ${await tableOverPages()}`);
   console.log(`\nTime: ${extractSeconds.toFixed(1)} s extracting, ${((performance.now() - started) / 1000 - extractSeconds).toFixed(1)} s reading page sizes and scoring`);
   if (failed) process.exitCode = 1;
 }

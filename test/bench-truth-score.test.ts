@@ -125,6 +125,28 @@ describe('matching and scoring', () => {
     expect(prf(score).precision).toBeCloseTo(7 / 11);
   });
 
+  it('matches a table joined over two pages part by part, as tables kept apart', () => {
+    const split = str([region(1, [cellXml(0, 0, 'Year'), cellXml(0, 1, 'Sales'), cellXml(1, 0, '2019'), cellXml(1, 1, '10')]), region(2, [cellXml(0, 0, '2020'), cellXml(0, 1, '12')], 2)]);
+    const truth = readTruth(split);
+    const joined: Table = {
+      ...table([[c('Year'), c('Sales')], [c('2019'), c('10')], [c('2020'), c('12')]], 1, [0.1, 0.7, 0.5, 0.9]),
+      row_prov: [
+        { page: 1, bbox: [0.1, 0.7, 0.5, 0.8] },
+        { page: 1, bbox: [0.1, 0.8, 0.5, 0.9] },
+        { page: 2, bbox: [0.1, 0.1, 0.5, 0.2] },
+      ],
+    };
+    const { tables, pageSizes } = outputTables(pages([joined], []));
+    expect(tables.map((t) => [t.page, t.table.rows.length])).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
+    expect(tables[1].bbox).toEqual([0.1, 0.1, 0.5, 0.2]);
+    const score = scoreDocument(truth, tables, pageSizes);
+    expect(score.tables[0]).toMatchObject({ found: true, outputs: [0, 1], correctTuples: 7 });
+    expect(score.falseTables).toBe(0);
+  });
+
   it('counts a missed table against recall and a cell whose text differs', () => {
     const truth = readTruth(str([region(1, [cellXml(0, 0, 'Name'), cellXml(0, 1, 'Total'), cellXml(1, 0, 'Oslo'), cellXml(1, 1, '1,204')])], [region(3, [cellXml(0, 0, 'Only'), cellXml(0, 1, 'here')])]));
     const { tables, pageSizes } = outputTables(pages([table([[c('Name'), c('Total')], [c('Oslo'), c('1.204')], [c('Bergen'), c('7')]])]));

@@ -31,7 +31,7 @@ export function outputTables(document: QuarryDocument): { tables: OutputTable[];
           walk(block.content, block.page ?? page);
           break;
         case 'table':
-          tables.push({ index: tables.length, page: block.prov?.page ?? page, bbox: block.prov?.bbox ?? null, grid: modelGrid(block), table: block });
+          for (const part of pageParts(block, block.prov?.page ?? page)) tables.push({ index: tables.length, ...part, grid: modelGrid(part.table), table: part.table });
           break;
         case 'list':
           for (const item of block.items) walk(item.content, item.prov?.page ?? page);
@@ -45,6 +45,24 @@ export function outputTables(document: QuarryDocument): { tables: OutputTable[];
   };
   walk(document.blocks, 0);
   return { tables, pageSizes };
+}
+
+/**
+ * A table's parts by page: a table continued over pages (its rows' row_prov on several pages) is
+ * one part per page, matched to the truth region of that page like tables kept apart would be.
+ */
+function pageParts(table: Table, page: number): { page: number; bbox: Box | null; table: Table }[] {
+  const rowPages = table.row_prov?.map((r) => r.page);
+  if (!rowPages || rowPages.length !== table.rows.length || new Set(rowPages).size < 2) return [{ page, bbox: table.prov?.bbox ?? null, table }];
+  return [...new Set(rowPages)].map((p) => {
+    const at = rowPages.flatMap((rp, i) => (rp === p ? [i] : []));
+    const boxes = at.map((i) => table.row_prov![i].bbox).filter((b): b is Box => !!b);
+    const bbox: Box | null = boxes.length
+      ? [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))]
+      : null;
+    const { row_prov: _rowProv, ...rest } = table;
+    return { page: p, bbox, table: { ...rest, rows: at.map((i) => table.rows[i]), header_rows: at[0] === 0 ? table.header_rows : 0 } };
+  });
 }
 
 /**
