@@ -112,13 +112,14 @@ function continuationNote(b: Block): boolean {
 }
 
 /**
- * A table's leading rows that are such a line read into the table (one filled cell), taken out as
+ * A table's leading rows that are such a line read into the table (one cell, maybe spanning), taken out as
  * text blocks; null when there are none.
  */
 function splitLeadingNotes(t: TableBlock): { notes: Block[]; rest: TableBlock } | null {
   let n = 0;
   while (n < t.rows.length - 1) {
-    const filled = t.rows[n].map((c) => c.trim()).filter(Boolean);
+    // One cell, which may span columns (its text is at each position it covers).
+    const filled = [...new Set(t.rows[n].map((c) => c.trim()).filter(Boolean))];
     if (filled.length !== 1 || filled[0].length > PAGE_TABLE_NOTE_MAX_CHARS || !CONTINUED.test(filled[0])) break;
     n++;
   }
