@@ -223,6 +223,24 @@ export const BORDERLESS_MIN_ROWS = 3;
 /** … at least this many columns. */
 export const BORDERLESS_TWO_ROW_MIN_COLUMNS = 3;
 
+/* ------------------------------------------------------------------ table structure checks (tables/bordered.ts, tables/borderless.ts) */
+
+/**
+ * Grid boundaries closer than this (points) are one: a cell's shading inset a few points from its
+ * rules draws a second edge beside each rule, and no text fits between the two.
+ */
+export const GRID_MIN_TRACK = 7;
+/**
+ * Two text lines of a cell at most this far apart (baseline to baseline, ems) are one wrapped
+ * text: a boundary drawn between them (the seam of two shadings, one per line) divides no cells.
+ */
+export const CELL_WRAP_LEADING = 1.25;
+/**
+ * A borderless table's column holds text in at least two of its body rows; at least this share
+ * of its columns must (axis labels of charts side by side fill a column once).
+ */
+export const BORDERLESS_MIN_SUPPORTED_COLUMNS = 0.5;
+
 /* ------------------------------------------------------------------ blocks (layout/block-builder.ts, layout/preserved.ts) */
 
 /** Line pitches (baseline to baseline, ems) outside [PITCH_MIN, PITCH_MAX] are no line spacing. */

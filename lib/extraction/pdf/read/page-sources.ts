@@ -30,7 +30,7 @@ export interface PageSource {
 export function pdfiumSource(pdfium: PdfiumDocument, n: number, input: ExtractInput): PageSource | null {
   let read;
   try {
-    read = pdfium.readPage(n, (items) => input.options.extract_tables && hasSeparatedPieces(items));
+    read = pdfium.readPage(n, (items, vp) => input.options.extract_tables && hasSeparatedPieces(items, vp.transform));
   } catch {
     return null;
   }
@@ -59,7 +59,7 @@ export async function pdfjsSource(pdfjs: Pdfjs, page: PdfPage, content: LoadedPa
   // can matter, i.e. for ruling lines when pieces of text sit side by side on a line (table
   // cells), and for the names (bold, monospace) of fonts not seen on earlier pages.
   const unknownFont = content.items.some((it) => 'fontName' in it && !fonts.has(it.fontName) && /\S/.test(it.str));
-  const tableCue = options.extract_tables && hasSeparatedPieces(content.items);
+  const tableCue = options.extract_tables && hasSeparatedPieces(content.items, vp.transform);
   // Right-to-left text needs the glyphs to put ligatures in logical order (rtl-ligatures.ts).
   const rtlText = content.items.some((it) => 'dir' in it && it.dir === 'rtl' && /[\u0600-\u06ff]/.test(it.str));
   let graphics: PageGraphics | null = null;
@@ -78,14 +78,23 @@ export async function pdfjsSource(pdfjs: Pdfjs, page: PdfPage, content: LoadedPa
 /**
  * Whether two pieces of upright text share a baseline with a gap of half an em or more between
  * them: the mark of table cells (and of columns, tab stops). Without it a page cannot hold a
- * table of two or more text columns.
+ * table of two or more text columns. Upright as shown: on a page turned by /Rotate the text
+ * that reads upright is turned in the content stream, so each item is seen through the viewport.
  */
-function hasSeparatedPieces(items: readonly unknown[]): boolean {
+function hasSeparatedPieces(items: readonly unknown[], view: readonly number[]): boolean {
   const rows = new Map<number, { x0: number; x1: number; size: number }[]>();
+  const [va, vb, vc, vd, ve, vf] = view;
   for (const raw of items) {
     const it = raw as TextItemLike;
     if (typeof it.str !== 'string' || !/\S/.test(it.str) || !Array.isArray(it.transform) || it.dir === 'ttb') continue;
-    const [a, b, c, d, e, f] = it.transform;
+    const [ta, tb, tc, td, te, tf] = it.transform;
+    // The item's matrix on the shown page (whose y runs down: d is turned to stay positive).
+    const a = va * ta + vc * tb;
+    const b = vb * ta + vd * tb;
+    const c = va * tc + vc * td;
+    const d = -(vb * tc + vd * td);
+    const e = va * te + vc * tf + ve;
+    const f = vb * te + vd * tf + vf;
     if (Math.abs(b) > 1e-6 || Math.abs(c) > 1e-6 || a <= 0) continue;
     const key = Math.round(f);
     let row = rows.get(key);

@@ -125,10 +125,10 @@ export class PdfiumDocument {
   }
 
   /**
-   * Page `n` (1-based): its text as pdf.js-shaped items, and its graphics when `wantGraphics`.
-   * Throws when PDFium cannot load the page.
+   * Page `n` (1-based): its text as pdf.js-shaped items, and its graphics when `wantGraphics`
+   * (asked with the items and the page's viewport). Throws when PDFium cannot load the page.
    */
-  readPage(n: number, wantGraphics: (items: TextItemLike[]) => boolean): PdfiumPage & { graphics: PageGraphics | null } {
+  readPage(n: number, wantGraphics: (items: TextItemLike[], viewport: Viewport) => boolean): PdfiumPage & { graphics: PageGraphics | null } {
     if (this.failed) throw new Error('PDFium stopped on an earlier page of this document');
     const x = this.x;
     try {
@@ -137,7 +137,7 @@ export class PdfiumDocument {
       try {
         const { viewport, view } = this.viewport(page);
         const text = this.readText(page, view);
-        const graphics = text.unsupported === null && wantGraphics(text.items) ? readPdfiumGraphics(x, this.scratch, page, viewport) : null;
+        const graphics = text.unsupported === null && wantGraphics(text.items, viewport) ? readPdfiumGraphics(x, this.scratch, page, viewport) : null;
         return { ...text, viewport, graphics };
       } finally {
         x.FPDF_ClosePage(page);

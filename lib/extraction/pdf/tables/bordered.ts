@@ -12,12 +12,14 @@ import type { TableCell } from '@/lib/document/types';
 import type { DetectedTable } from '../layout/blocks';
 import {
   CELL_LINE_BASELINE,
+  CELL_WRAP_LEADING,
   GRID_BOUNDARY_MERGE,
   GRID_MAX_CELL_CHARS,
   GRID_MAX_COLUMN_BOUNDARIES,
   GRID_MAX_ROW_BOUNDARIES,
   GRID_MIN_FILL,
   GRID_MIN_FULL_ROWS,
+  GRID_MIN_TRACK,
   RULE_COVERAGE,
   RULE_JOIN_GAP,
   RULE_JOIN_OFFSET,
@@ -30,7 +32,7 @@ import {
   UNRULED_SMALL_GRID_ROWS,
   UNRULED_SMALL_GRID_ROW_LINES,
 } from '../settings';
-
+import { valueLike } from './cell-text';
 
 function mergeH(lines: HLine[]): HLine[] {
   const sorted = lines.slice().sort((a, b) => a.y - b.y || a.x0 - b.x0);
@@ -239,39 +241,159 @@ export function gridCells(texts: string[][], ids: number[][]): TableCell[][] {
 }
 
 /**
+ * Boundaries of a grid closer than GRID_MIN_TRACK are one (a cell's shading inset from its rules
+ * draws an edge beside each rule, and no text fits between the two): the one drawn with the most
+ * rule length stays, and the rules at the others are moved onto it, so the cells beside it stay
+ * ruled there.
+ */
+function mergeTracks(bounds: number[], rules: { at: number; length: number }[]): { bounds: number[]; snap: (at: number) => number } {
+  const groups: number[][] = [];
+  for (const b of bounds) {
+    const last = groups[groups.length - 1];
+    if (last && b - last[last.length - 1] < GRID_MIN_TRACK) last.push(b);
+    else groups.push([b]);
+  }
+  if (groups.length === bounds.length) return { bounds, snap: (at) => at };
+  const drawn = (b: number) => rules.reduce((n, r) => (Math.abs(r.at - b) <= RULE_TOLERANCE ? n + r.length : n), 0);
+  const kept = groups.map((g) => g.reduce((best, b) => (drawn(b) > drawn(best) ? b : best), g[0]));
+  const snap = (at: number) => {
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups[i];
+      if (g.length > 1 && at >= g[0] - RULE_TOLERANCE && at <= g[g.length - 1] + RULE_TOLERANCE) return kept[i];
+    }
+    return at;
+  };
+  return { bounds: kept, snap };
+}
+
+interface Candidate {
+  x0: number;
+  x1: number;
+  top: number;
+  bottom: number;
+  xs: number[];
+  ys: number[];
+  h: HLine[];
+  v: VLine[];
+}
+
+/** The runs of a candidate grid that are not in a table yet, with their line centres. */
+function gridRuns(c: Candidate, runs: Run[], taken: Set<Run>): Run[] {
+  return runs.filter((r) => {
+    if (r.space || taken.has(r)) return false;
+    const cx = (r.x0 + r.x1) / 2;
+    const cy = r.y - 0.3 * r.size;
+    return cx >= c.x0 - 1 && cx <= c.x1 + 1 && cy >= c.top - 1 && cy <= c.bottom + 1;
+  });
+}
+
+/** Runs grouped into text lines by baseline, top to bottom. */
+function textLines(runs: Run[]): Run[][] {
+  const sorted = runs.slice().sort((a, b) => a.y - b.y);
+  const lines: Run[][] = [];
+  for (const r of sorted) {
+    const last = lines[lines.length - 1];
+    if (last && r.y - last[last.length - 1].y <= CELL_LINE_BASELINE * r.size) last.push(r);
+    else lines.push([r]);
+  }
+  return lines;
+}
+
+/**
+ * A cell's text wrapped over two lines is one cell even where a boundary is drawn between the
+ * lines: shading painted once per line (a spreadsheet's rows under one merged cell) has an edge
+ * there. A boundary not ruled across the whole grid is such a seam when, in each column it is
+ * ruled in, the text right above and right below it (up to the next boundary ruled in that
+ * column) is words within that column set at line spacing (CELL_WRAP_LEADING), and some column
+ * has text on both sides. Values stacked over a boundary (numbers do not wrap), a header spanning
+ * the columns below it, or lines set further apart keep it.
+ */
+function dropSeams(c: Candidate, runs: Run[], taken: Set<Run>): void {
+  const nc = c.xs.length - 1;
+  const cols: Run[][] = Array.from({ length: nc }, () => []);
+  for (const r of gridRuns(c, runs, taken)) {
+    const k = locate(c.xs, (r.x0 + r.x1) / 2);
+    if (k >= 0) cols[Math.min(k, nc - 1)].push(r);
+  }
+  const colLines = cols.map(textLines);
+  const ruled = (y: number, k: number) => hRuleAt(c.h, y, c.xs[k], c.xs[k + 1]);
+  for (let b = 1; b < c.ys.length - 1; b++) {
+    const y = c.ys[b];
+    const ruledIn = [...Array(nc).keys()].filter((k) => ruled(y, k));
+    if (ruledIn.length === 0 || ruledIn.length === nc) continue;
+    let wraps = 0;
+    let seam = true;
+    for (const k of ruledIn) {
+      let lo = c.top - 1;
+      for (let a = b - 1; a > 0; a--)
+        if (ruled(c.ys[a], k)) {
+          lo = c.ys[a];
+          break;
+        }
+      let hi = c.bottom + 1;
+      for (let a = b + 1; a < c.ys.length - 1; a++)
+        if (ruled(c.ys[a], k)) {
+          hi = c.ys[a];
+          break;
+        }
+      const cy = (l: Run[]) => l[0].y - 0.3 * l[0].size;
+      const above = colLines[k].filter((l) => cy(l) >= lo && cy(l) < y).pop();
+      const below = colLines[k].find((l) => cy(l) >= y && cy(l) < hi);
+      if (!above || !below) continue;
+      const size = Math.max(above[0].size, below[0].size);
+      // A header spanning the columns below it reaches across their boundary: no wrapped cell.
+      const within = (l: Run[]) => l.every((r) => r.x0 >= c.xs[k] - RULE_TOLERANCE && r.x1 <= c.xs[k + 1] + RULE_TOLERANCE);
+      const wrapped = within(above) && within(below) && below[0].y - above[0].y <= CELL_WRAP_LEADING * size;
+      if (!wrapped || valueLike(runsToText(above)) || valueLike(runsToText(below))) {
+        seam = false;
+        break;
+      }
+      wraps++;
+    }
+    if (!seam || wraps === 0) continue;
+    c.h = c.h.filter((h) => Math.abs(h.y - y) > RULE_TOLERANCE || h.x1 < c.x0 || h.x0 > c.x1);
+    c.ys.splice(b, 1);
+    b--;
+  }
+}
+
+/**
  * Tables ruled between columns but not between rows (a rule under the header only, as financial
  * statements are set) have one tall grid row holding many text lines. When several of its lines
- * fill two or more columns each, those lines are rows: a boundary (and a rule, so that they do
- * not merge as a spanning cell) is added between them. A cell wrapped over two lines in an
+ * fill two or more columns each, or values stand over each other in a column (numbers do not
+ * wrap), those lines are rows: a boundary (and a rule, so that they do not merge as a spanning
+ * cell) is added before each line that fills two or more columns. Lines above the first values
+ * are the header, wrapped over them, and stay one row; a grid row of words only is split only
+ * when each of its rows has its label in the first column. A cell wrapped over two lines in an
  * otherwise ruled table fills one column per line and stays one cell.
  */
-function splitUnruledRows(c: { xs: number[]; ys: number[]; h: HLine[]; x0: number; x1: number; top: number; bottom: number }, runs: Run[], taken: Set<Run>): void {
+function splitUnruledRows(c: Candidate, runs: Run[], taken: Set<Run>): void {
   const extra: number[] = [];
   const gridRows = c.ys.length - 1;
+  const inGrid = gridRuns(c, runs, taken);
+  const column = (r: Run) => locate(c.xs, (r.x0 + r.x1) / 2);
   for (let ri = 0; ri < gridRows; ri++) {
-    const inRow = runs.filter((r) => {
-      if (r.space || taken.has(r)) return false;
-      const cx = (r.x0 + r.x1) / 2;
+    const inRow = inGrid.filter((r) => {
       const cy = r.y - 0.3 * r.size;
-      return cx >= c.x0 - 1 && cx <= c.x1 + 1 && cy >= c.ys[ri] && cy < c.ys[ri + 1];
+      return cy >= c.ys[ri] && cy < c.ys[ri + 1];
     });
     if (inRow.length < UNRULED_MIN_RUNS) continue;
-    inRow.sort((a, b) => a.y - b.y);
-    const lines: Run[][] = [];
-    for (const r of inRow) {
-      const last = lines[lines.length - 1];
-      if (last && r.y - last[last.length - 1].y <= CELL_LINE_BASELINE * r.size) last.push(r);
-      else lines.push([r]);
-    }
+    const lines = textLines(inRow);
     if (lines.length < 2) continue;
-    const filled = lines.map((l) => new Set(l.map((r) => locate(c.xs, (r.x0 + r.x1) / 2))).size);
+    const filled = lines.map((l) => new Set(l.map(column)).size);
     const rowLike = filled.filter((n) => n >= 2).length;
-    if (rowLike < UNRULED_MIN_ROW_LINES && !(rowLike >= UNRULED_SMALL_GRID_ROW_LINES && gridRows <= UNRULED_SMALL_GRID_ROWS)) continue;
+    // Columns (after the first) holding a value on each line.
+    const valueCols = lines.map((l) => new Set(l.filter((r) => column(r) > 0 && valueLike(r.text)).map(column)));
+    const stacked = lines.some((_, k) => k > 0 && filled[k] >= 2 && filled[k - 1] >= 2 && [...valueCols[k]].some((col) => valueCols[k - 1].has(col)));
+    if (rowLike < UNRULED_MIN_ROW_LINES && !(rowLike >= UNRULED_SMALL_GRID_ROW_LINES && gridRows <= UNRULED_SMALL_GRID_ROWS) && !stacked) continue;
+    const values = valueCols.map((v) => v.size > 0);
+    const firstValue = values.findIndex((v, k) => v && (k + 1 >= lines.length || values[k + 1]));
+    if (firstValue < 0 && lines.some((l, k) => filled[k] >= 2 && !l.some((r) => column(r) === 0))) continue;
     for (let k = 1; k < lines.length; k++) {
       const a = lines[k - 1][0];
       const b = lines[k][0];
       // Only before a line that starts a row (fills ≥ 2 columns): a wrapped label continues its row.
-      if (filled[k] < 2) continue;
+      if (filled[k] < 2 || k < firstValue) continue;
       extra.push((a.y - 0.3 * a.size + (b.y - 0.3 * b.size)) / 2);
     }
   }
@@ -312,7 +434,7 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
     else g.v.push(vs[i - hs.length]);
   }
 
-  const candidates: { x0: number; x1: number; top: number; bottom: number; xs: number[]; ys: number[]; h: HLine[]; v: VLine[] }[] = [];
+  const candidates: Candidate[] = [];
   for (const g of groups.values()) {
     if (g.h.length < 2 || g.v.length < 2) continue;
     let x0 = Infinity, x1 = -Infinity, top = Infinity, bottom = -Infinity;
@@ -328,10 +450,17 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
       top = Math.min(top, v.y0);
       bottom = Math.max(bottom, v.y1);
     }
-    const xs = cluster([...g.v.map((v) => v.x), x0, x1], GRID_BOUNDARY_MERGE);
+    const cols = mergeTracks(
+      cluster([...g.v.map((v) => v.x), x0, x1], GRID_BOUNDARY_MERGE),
+      g.v.map((v) => ({ at: v.x, length: v.y1 - v.y0 })),
+    );
+    const { bounds: xs } = cols;
+    // Rows are not merged so: two boundaries close together between the lines of a wrapped
+    // cell are the seam of its shadings (dropSeams), which merging would make a rule across.
     const ys = cluster([...g.h.map((h) => h.y), top, bottom], GRID_BOUNDARY_MERGE);
     if (xs.length < 3 || ys.length < 3 || xs.length > GRID_MAX_COLUMN_BOUNDARIES || ys.length > GRID_MAX_ROW_BOUNDARIES) continue;
-    candidates.push({ x0, x1, top, bottom, xs, ys, h: g.h, v: g.v });
+    const v = g.v.map((l) => ({ ...l, x: cols.snap(l.x) }));
+    candidates.push({ x0, x1, top, bottom, xs, ys, h: g.h, v });
   }
   if (candidates.length === 0) return none;
   candidates.sort((a, b) => (b.x1 - b.x0) * (b.bottom - b.top) - (a.x1 - a.x0) * (a.bottom - a.top));
@@ -340,6 +469,7 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
   const taken = new Set<Run>();
   for (const c of candidates) {
     if (tables.some((t) => c.x0 >= t.x0 - 1 && c.x1 <= t.x1 + 1 && c.top >= t.top - 1 && c.bottom <= t.bottom + 1)) continue;
+    dropSeams(c, runs, taken);
     splitUnruledRows(c, runs, taken);
     const nr = c.ys.length - 1;
     const nc = c.xs.length - 1;
@@ -357,8 +487,10 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
       if (ci >= 0 && ri >= 0) cells[Math.min(ri, nr - 1)][Math.min(ci, nc - 1)].push(r);
     }
     const spanned = spanCells(cells, c);
-    // Drop rows and columns without any text (decorative strips, double rules).
-    const keepRows = spanned.texts.map((row) => row.some((t) => t));
+    // Drop rows and columns without any text (decorative strips, double rules), and rows whose
+    // only text is that of cells spanning down into them from the row above (a strip cut off
+    // by a boundary drawn in some columns only).
+    const keepRows = spanned.texts.map((row, ri) => row.some((t, ci) => t && (ri === 0 || spanned.ids[ri][ci] !== spanned.ids[ri - 1][ci])));
     let grid = spanned.texts.filter((_, ri) => keepRows[ri]);
     let ids = spanned.ids.filter((_, ri) => keepRows[ri]);
     const keepCols = grid.length ? grid[0].map((_, ci) => grid.some((row) => row[ci])) : [];
@@ -368,7 +500,8 @@ export function detectBorderedTables(graphics: PageGraphics, runs: Run[]): { tab
     const colsN = rowsN ? grid[0].length : 0;
     if (rowsN < 2 || colsN < 2) continue;
     const filled = grid.reduce((n, row) => n + row.filter((t) => t).length, 0);
-    const fullRows = grid.filter((row) => row.filter((t) => t).length >= 2).length;
+    // A row of one cell spanning every column (a chart's legend in its frame) is no row of cells.
+    const fullRows = grid.filter((row, ri) => new Set(ids[ri].filter((_, ci) => row[ci])).size >= 2).length;
     const longest = grid.reduce((m, row) => row.reduce((mm, t) => Math.max(mm, t.length), m), 0);
     if (filled < GRID_MIN_FILL * rowsN * colsN || fullRows < GRID_MIN_FULL_ROWS || longest > GRID_MAX_CELL_CHARS) continue;
     // Right-to-left tables are read from their rightmost column: that is the first one.

@@ -23,6 +23,7 @@ import {
   BORDERLESS_MAX_MEDIAN_CHARS,
   BORDERLESS_MIN_FILL,
   BORDERLESS_MIN_ROWS,
+  BORDERLESS_MIN_SUPPORTED_COLUMNS,
   BORDERLESS_SINGLE_MAX_GAP,
   BORDERLESS_SINGLE_TOLERANCE,
   BORDERLESS_SIZE_CHANGE,
@@ -35,9 +36,8 @@ import {
   PROSE_COLUMN_SHARE,
   PROSE_FLOW_SHARE,
   SPANNING_LABEL_GAP,
-  WRAPPED_HEADER_MAX_LEADING,
-  WRAPPED_HEADER_VALUE_SHARE,
 } from '../settings';
+import { joinWrappedHeader } from './wrapped-header';
 
 /** A line as the borderless detector sees it: its pieces separated by wide gaps. */
 export interface TableLineLike {
@@ -155,6 +155,21 @@ function singleFits(line: TableLineLike, cols: Column[]): boolean {
   return cols.every((c) => s.x1 < c.x0 || s.x0 > c.x1);
 }
 
+/**
+ * A label set apart (larger, as a section title is) alone in the first column (or left of the
+ * columns, above the first row label), with a row of the table's size right below it: a section row of the table ("Sex" over "Male" and "Female"), not
+ * the end of it.
+ */
+function sectionLabel(lines: TableLineLike[], j: number, i: number, cols: Column[]): boolean {
+  const next = lines[j + 1];
+  const line = lines[j];
+  if (!next || next.excluded || next.segs.length < 2 || line.excluded || line.segs.length !== 1) return false;
+  // In the first column, or left of all columns while the row labels' column has no text yet.
+  if (singleInColumn(line, cols) !== 0 && !(line.segs[0].x1 < cols[0].x0)) return false;
+  if (Math.abs(next.size - lines[i].size) > BORDERLESS_SIZE_CHANGE * lines[i].size) return false;
+  return next.y - lines[j].y <= BORDERLESS_MAX_LINE_GAP * Math.max(next.size, lines[j].size);
+}
+
 /** The longest run of table lines from `i` (multi-piece rows, with single pieces between them). */
 function growBody(lines: TableLineLike[], i: number): Body | null {
   let best: Body | null = null;
@@ -166,7 +181,7 @@ function growBody(lines: TableLineLike[], i: number): Body | null {
     if (j > i) {
       const prev = lines[j - 1];
       if (line.y - prev.y > BORDERLESS_MAX_LINE_GAP * Math.max(line.size, prev.size)) break;
-      if (Math.abs(line.size - lines[i].size) > BORDERLESS_SIZE_CHANGE * lines[i].size) break;
+      if (Math.abs(line.size - lines[i].size) > BORDERLESS_SIZE_CHANGE * lines[i].size && !(rows > 0 && sectionLabel(lines, j, i, cols))) break;
     }
     if (line.excluded) break;
     const single = line.segs.length < 2;
@@ -192,6 +207,10 @@ function acceptTable(lines: TableLineLike[], cols: Column[]): boolean {
   const rows = lines.filter((l) => l.segs.length >= 2);
   const fill = rows.reduce((n, l) => n + filledColumns(cols, l), 0) / (rows.length * cols.length);
   if (fill < BORDERLESS_MIN_FILL) return false;
+  // Columns line up across rows: most hold text in two body rows at least (charts side by side
+  // have their axis labels in one row each, a label column and a value column in all).
+  const supported = cols.filter((_, c) => rows.filter((l) => l.segs.some((s) => columnIndex(cols, s) === c)).length >= 2).length;
+  if (supported < BORDERLESS_MIN_SUPPORTED_COLUMNS * cols.length) return false;
   const lengths = rows.flatMap((l) => l.segs.map((s) => s.text.trim().length)).sort((a, b) => a - b);
   if (lengths[lengths.length >> 1] > BORDERLESS_MAX_MEDIAN_CHARS) return false;
   // Prose set in columns is not a table: a column whose cells are mostly word sequences.
@@ -242,6 +261,24 @@ function commaCount(t: string): number {
 }
 
 /**
+ * The columns a header piece stands over: the slots its ends fall into (a header centred over
+ * several columns spans them all), except that a piece overlapping the text of one column only
+ * stands over that one ("Portugal" over its column of numbers, running on into the gutter after
+ * it).
+ */
+function headerSpan(cols: Column[], s: { x0: number; x1: number }): { first: number; last: number } {
+  let over = -1;
+  let count = 0;
+  for (let i = 0; i < cols.length; i++)
+    if (s.x0 < cols[i].x1 && s.x1 > cols[i].x0) {
+      over = i;
+      count++;
+    }
+  if (count === 1) return { first: over, last: over };
+  return { first: slotOf(cols, s.x0 + 0.01), last: slotOf(cols, s.x1 - 0.01) };
+}
+
+/**
  * Cells of a header line: a piece over one column is that column's cell; a piece over several
  * columns is split into its words when they line up one per column ("Top-1 Top-5 Top-20"), and
  * repeated over the columns otherwise (a spanning header).
@@ -251,8 +288,7 @@ function headerCells(line: TableLineLike, cols: Column[], cellIds: CellIds): { c
   const ids = cellIds.row(cols.length);
   const pieces = cols.map(() => 0);
   for (const s of line.segs) {
-    const first = slotOf(cols, s.x0 + 0.01);
-    const last = slotOf(cols, s.x1 - 0.01);
+    const { first, last } = headerSpan(cols, s);
     const text = s.text.trim();
     if (first === last) {
       cells[first].push(text);
@@ -300,9 +336,21 @@ function headerLines(lines: TableLineLike[], start: number, cols: Column[]): num
     if (isCaption(text) || /[.:]$/.test(text.trim())) break;
     const size = l.size;
     if (l.segs.some((s) => s.x0 < x0 - size || s.x1 > x1 + size || s.text.trim().length > HEADER_MAX_CHARS)) break;
+    // A lone piece over the row labels' column, running on past it, is the table's title: a
+    // header of that column fits it, or shares its line with the other columns' headers.
+    if (l.segs.length === 1 && headerSpan(cols, l.segs[0]).last === 0 && l.segs[0].x1 > cols[0].x1 + size) break;
     first = k;
   }
   return first;
+}
+
+/**
+ * A line of pieces that carries on the row above (its cells wrapped onto a second line): no
+ * label in the first column, and each of its pieces starts in lower case under a filled cell.
+ */
+function continuesRow(prev: readonly string[], row: readonly string[]): boolean {
+  if (row[0] || !row.some((t) => t)) return false;
+  return row.every((t, c) => !t || (/^\p{Ll}/u.test(t) && Boolean(prev[c])));
 }
 
 function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column[], cellIds: CellIds): { rows: string[][]; ids: number[][]; lines: TableLineLike[] } {
@@ -318,6 +366,13 @@ function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column
       const cells = cols.map(() => [] as string[]);
       for (const s of l.segs) cells[Math.max(0, columnIndex(cols, s))].push(s.text.trim());
       const row = cells.map((c) => c.join(' ').trim());
+      const prev = rows[rows.length - 1];
+      if (pending.length === 0 && prev && continuesRow(prev, row)) {
+        row.forEach((t, c) => {
+          if (t) prev[c] = `${prev[c]} ${t}`;
+        });
+        continue;
+      }
       const rowIds = cellIds.row(cols.length);
       // Labels centred between the previous row and this one span both.
       for (const p of pending.splice(0)) {
@@ -349,76 +404,6 @@ function bodyRows(lines: TableLineLike[], from: number, to: number, cols: Column
     }
   }
   return { rows, ids, lines: starts };
-}
-
-/** A cell that reads as a value: a number, an amount, a share, a dash. */
-function valueLike(text: string): boolean {
-  const t = text.trim();
-  if (/^[-–—]$|^n\.?a\.?$/i.test(t)) return true;
-  return /\d/.test(t) && t.replace(/[\d\s.,%()$€£¥+\-−–*/:]/g, '').length <= 1;
-}
-
-/** A row of values: most of its filled cells after the first read as values. */
-function dataLike(row: readonly string[]): boolean {
-  const cells = row.slice(1).filter((t) => t.trim());
-  return cells.length > 0 && cells.filter(valueLike).length >= WRAPPED_HEADER_VALUE_SHARE * cells.length;
-}
-
-/**
- * Header cells wrapped over several lines ("Population" / "(million)" / "1995" in one column) are
- * one cell: above the first row of values (two in a row, the first one at least the second row of
- * the table; in a table with row labels, a row of values has its label; a label alone in the first
- * column right above it opens a section and stays a row; no row of values above them, and at
- * most HEADER_MAX_LINES lines to a header row), consecutive header rows set at line spacing whose cells each stand in one column
- * (no spanning header among them) are joined into one row, column by column. A spanning header
- * row ("How often do you have these symptoms" over three columns) stays a row of its own. Tables
- * without value rows are left as they are.
- */
-function joinWrappedHeader(rows: string[][], ids: number[][], rowLines: TableLineLike[], cellIds: CellIds): void {
-  // In a table with row labels, a row of values has its label ("1995" under "Population" has none).
-  const labelled = rows.filter((row) => row[0]?.trim()).length * 2 >= rows.length;
-  const valueRow = (r: number) => dataLike(rows[r]) && (!labelled || Boolean(rows[r][0]?.trim()));
-  let first = -1;
-  for (let r = 1; r < rows.length; r++) {
-    if (valueRow(r) && (r + 1 >= rows.length || valueRow(r + 1))) {
-      first = r;
-      break;
-    }
-  }
-  if (first < 2) return;
-  // Above the first two value rows, no row of values: else the rows are data, not a header.
-  // (A decimal number, "1.451" or "26,9", is a value too: years and units like "1995" or "($000)" are not.)
-  for (let r = 0; r < first; r++) if (valueRow(r) || rows[r].some((t) => /\d[.,]\d/.test(t))) return;
-  const spanning = (r: number) => new Set(ids[r].filter((_, c) => rows[r][c])).size < rows[r].filter((t) => t).length;
-  const out: { row: string[]; ids: number[]; line: TableLineLike }[] = [];
-  let run: number[] = [];
-  const flush = () => {
-    // More lines than a header has (HEADER_MAX_LINES) are rows, not one wrapped header row.
-    if (run.length === 1 || run.length > HEADER_MAX_LINES) for (const r of run) out.push({ row: rows[r], ids: ids[r], line: rowLines[r] });
-    else if (run.length > 1) {
-      const row = rows[0].map((_, c) => run.map((r) => rows[r][c].trim()).filter(Boolean).join(' '));
-      out.push({ row, ids: cellIds.row(row.length), line: rowLines[run[0]] });
-    }
-    run = [];
-  };
-  // A label alone in the first column right above the values opens a section of rows ("Effectiveness").
-  const section = (r: number) => r === first - 1 && Boolean(rows[r][0]?.trim()) && rows[r].slice(1).every((t) => !t.trim());
-  for (let r = 0; r < first; r++) {
-    if (!rows[r].some((t) => t.trim())) continue; // an empty line of the header
-    if (spanning(r) || section(r)) {
-      flush();
-      out.push({ row: rows[r], ids: ids[r], line: rowLines[r] });
-      continue;
-    }
-    const prev = run.length ? rowLines[run[run.length - 1]] : null;
-    const line = rowLines[r];
-    if (prev && line.y - prev.y > WRAPPED_HEADER_MAX_LEADING * Math.max(line.size, prev.size)) flush();
-    run.push(r);
-  }
-  flush();
-  rows.splice(0, first, ...out.map((o) => o.row));
-  ids.splice(0, first, ...out.map((o) => o.ids));
-  rowLines.splice(0, first, ...out.map((o) => o.line));
 }
 
 /**
@@ -461,6 +446,11 @@ export function findBorderlessTables(lines: TableLineLike[]): BorderlessTable[] 
         ids.push(...bodyPart.ids);
         rowLines.push(...bodyPart.lines);
         joinWrappedHeader(rows, ids, rowLines, cellIds);
+        // Lines that only carry on the rows above them make no rows of their own.
+        if (rows.length < BORDERLESS_MIN_ROWS) {
+          i++;
+          continue;
+        }
         out.push({ start: head, end: body.end, rows, ids });
         i = floor = body.end + 1;
         continue;
