@@ -3,33 +3,15 @@
  * questions are text in reading order and no table; a ruled form's tall cell beside many label
  * rows is one cell, written once.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { extractPdf } from '@/lib/extraction/engine';
+import { describe, expect, it } from 'vitest';
 import { findBorderlessTables, type TableLineLike } from '@/lib/extraction/pdf/tables/borderless';
-import type { Block, QuarryDocument, Table } from '@/lib/document/types';
+import type { QuarryDocument, Table } from '@/lib/document/types';
 import { buildPdf, paragraph, wrapText, type PdfLine, type PdfRect, type PdfText } from '@/test/support/pdf-fixture';
 import { buildUnicodePdf, type UnicodeText } from '@/test/support/pdf-unicode-fixture';
-import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
+import { documentTables, pdfExtractor } from '@/test/support/pdf-extract';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-structure-truth-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-async function extract(name: string, bytes: Uint8Array) {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(file, bytes);
-  return extractPdf(extractInput(file, PDF_TYPE, tmp, { mode: 'simple' }), null);
-}
-
-function allBlocks(blocks: readonly Block[]): Block[] {
-  return blocks.flatMap((b) => (b.type === 'section' || b.type === 'quote' ? [b, ...allBlocks(b.content)] : [b]));
-}
-
-function tables(doc: QuarryDocument | undefined): Table[] {
-  return allBlocks(doc?.blocks ?? []).filter((b): b is Table => b.type === 'table');
-}
+const extract = pdfExtractor('quarry-structure-truth-');
+const tables = documentTables;
 
 const QUESTIONS: [string, string[]][] = [
   ['How often do you exercise in a typical week?', ['Never', 'Sometimes', 'Often']],

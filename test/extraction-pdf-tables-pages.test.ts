@@ -3,34 +3,15 @@
  * one table whose rows keep their own pages (row_prov, the layout record, chunk pages), or kept
  * apart with `merge_tables: false`; tables that only happen to end and start pages stay apart.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chunkMarkdown } from '@/lib/chunking';
-import type { Block, QuarryDocument, Section, Table } from '@/lib/document/types';
-import { extractPdf } from '@/lib/extraction/engine';
+import type { QuarryDocument, Section, Table } from '@/lib/document/types';
 import { buildPdf } from '@/test/support/pdf-fixture';
 import { COLUMNS, HEADER, PITCH, range, row, shipments, shipmentsPage } from '@/test/support/pdf-table-pages';
-import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
+import { documentTables, pdfExtractor } from '@/test/support/pdf-extract';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-tables-pages-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-async function extract(name: string, bytes: Uint8Array, options: { merge_tables?: boolean } = {}) {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(file, bytes);
-  const input = extractInput(file, PDF_TYPE, tmp, { mode: 'simple' });
-  return extractPdf({ ...input, options: { ...input.options, ...options } }, null);
-}
-
-function allBlocks(blocks: readonly Block[]): Block[] {
-  return blocks.flatMap((b) => (b.type === 'section' ? [b, ...allBlocks(b.content)] : [b]));
-}
-
-function tables(doc: QuarryDocument | undefined): Table[] {
-  return allBlocks(doc?.blocks ?? []).filter((b): b is Table => b.type === 'table');
-}
+const extract = pdfExtractor('quarry-tables-pages-');
+const tables = documentTables;
 
 function cellText(t: Table): string[][] {
   return t.rows.map((row) => row.map((c) => c.content.map((r) => (r.type === 'text' ? r.text : '')).join('')));

@@ -6,32 +6,14 @@
  * tables, a section label set larger keeps the table whole, a title right above the header is no
  * header cell, and a page turned by /Rotate has its ruled tables found.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { extractPdf } from '@/lib/extraction/engine';
-import type { Block, QuarryDocument, Table } from '@/lib/document/types';
+import { describe, expect, it } from 'vitest';
+import type { Table } from '@/lib/document/types';
 import { buildPdf, textWidth, type PdfLine, type PdfRect, type PdfText } from '@/test/support/pdf-fixture';
 import { pdfFile } from '@/test/support/pdf-unicode-fixture';
-import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
+import { documentTables, pdfExtractor } from '@/test/support/pdf-extract';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-table-rules-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-async function extract(name: string, bytes: Uint8Array) {
-  const file = path.join(tmp, name);
-  fs.writeFileSync(file, bytes);
-  return extractPdf(extractInput(file, PDF_TYPE, tmp, { mode: 'simple' }), null);
-}
-
-function allBlocks(blocks: readonly Block[]): Block[] {
-  return blocks.flatMap((b) => (b.type === 'section' || b.type === 'quote' ? [b, ...allBlocks(b.content)] : [b]));
-}
-
-function tables(doc: QuarryDocument | undefined): Table[] {
-  return allBlocks(doc?.blocks ?? []).filter((b): b is Table => b.type === 'table');
-}
+const extract = pdfExtractor('quarry-table-rules-');
+const tables = documentTables;
 
 /** A table's cell texts at every grid position (a spanning cell's text at each position it covers). */
 function grid(table: Table): string[][] {
