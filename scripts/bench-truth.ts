@@ -1,9 +1,11 @@
-// npm run bench:truth [-- --verbose] — Quarry's PDF tables against human-made truth: the EU half
+// npm run bench:truth [-- --verbose] [-- --scanned] — Quarry's PDF tables against human-made truth: the EU half
 // of the ICDAR 2013 Table Competition (fixtures/tables-icdar2013). Each PDF is extracted as the
 // server does (the golden-file run: the extraction worker pool, the API's default options), two at
 // a time; the tables of its document model are paired with the true tables and scored by the
 // competition's cell-adjacency relations (scripts/bench-truth/). A document with an alternative
-// truth (eu-009a: eu-009a and eu-009b) is scored against the one it matches better.
+// truth (eu-009a: eu-009a and eu-009b) is scored against the one it matches better. With
+// --scanned, the same documents are scored again as scans (every page rendered to pixels, the
+// text layer gone): their tables come from OCR words and the ruling lines in the image.
 //
 // It measures: the exit code is 0 whether the goals are met or not, 1 only when an extraction fails.
 import fs from 'node:fs';
@@ -17,6 +19,7 @@ import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { extractPdf } from '@/lib/extraction/engine';
 import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
 import { range, shipments } from '@/test/support/pdf-table-pages';
+import { imageOnlyPdf, scanPages } from '@/test/support/scanned';
 import { outputTables, type PageSize } from './bench-truth/match';
 import { printDetails, printDocument, printFailure, printHeader, printTotal } from './bench-truth/report';
 import { addCounts, bestVariant, prf, scoreDocument, type Counts } from './bench-truth/score';
@@ -26,6 +29,9 @@ const FOLDER = 'tables-icdar2013';
 const CONCURRENCY = 2;
 const EXAMPLES = 5;
 const verbose = process.argv.includes('--verbose');
+/** --scanned: the documents also as scans (image-only PDFs), their tables from OCR. */
+const scanned = process.argv.includes('--scanned');
+const SCAN_DPI = 150;
 const dir = path.join(FIXTURES_DIR, FOLDER);
 
 /** The shown size (/Rotate applied) of the pages asked for, where the document model gives none. */
@@ -69,14 +75,35 @@ async function tableOverPages(): Promise<string> {
   }
 }
 
-async function main(): Promise<void> {
-  const variants = truthVariants(fs.readdirSync(dir));
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-truth-'));
-  const docs = goldenCorpus(tmp).filter((d) => d.name.startsWith(`${FOLDER}/`) && variants.has(path.basename(d.name)));
-  console.log(`PDF tables against the ICDAR 2013 table competition's truth (EU half, ${docs.length} documents; cell-adjacency relations, micro-averaged)`);
+/** A corpus document whose file is made on first use. */
+type CorpusDocument = ReturnType<typeof goldenCorpus>[number];
+
+/**
+ * The document as a scan: every page rendered grey at SCAN_DPI by pdftoppm and put back as an
+ * image-only PDF of the same page sizes, so that the tables must come from OCR words and the
+ * ruling lines in the pixels.
+ */
+function scannedDocument(doc: CorpusDocument, tmp: string): CorpusDocument {
+  let made: string | null = null;
+  return {
+    ...doc,
+    name: doc.name,
+    path: () => {
+      made ??= (() => {
+        const target = path.join(tmp, `scanned-${path.basename(doc.name)}`);
+        fs.writeFileSync(target, imageOnlyPdf(scanPages(fs.readFileSync(doc.path()), SCAN_DPI), SCAN_DPI));
+        return target;
+      })();
+      return made;
+    },
+  };
+}
+
+/** Extracts `docs` in the worker pool and prints each one's score against the truth and the total; the number that failed. */
+async function scoreRun(docs: CorpusDocument[], variants: Map<string, string[]>): Promise<{ failed: number; seconds: number }> {
   console.log(`Extracting ${docs.length} documents in the extraction worker pool, ${CONCURRENCY} at a time, with the API's default options…`);
   const started = performance.now();
-  const outcomes = await runGoldenCorpus(docs, CONCURRENCY).finally(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const outcomes = await runGoldenCorpus(docs, CONCURRENCY);
   const extractSeconds = (performance.now() - started) / 1000;
   console.log(`  extracted in ${extractSeconds.toFixed(1)} s\n`);
 
@@ -111,9 +138,30 @@ async function main(): Promise<void> {
     scores.push(best.score);
   }
   printTotal(docs.length, failed, addCounts(scores));
-  console.log(`  ${await tableOverPages()}`);
-  console.log(`\nTime: ${extractSeconds.toFixed(1)} s extracting, ${((performance.now() - started) / 1000 - extractSeconds).toFixed(1)} s reading page sizes and scoring`);
-  if (failed) process.exitCode = 1;
+  return { failed, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main(): Promise<void> {
+  const variants = truthVariants(fs.readdirSync(dir));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-bench-truth-'));
+  try {
+    const docs = goldenCorpus(tmp).filter((d) => d.name.startsWith(`${FOLDER}/`) && variants.has(path.basename(d.name)));
+    console.log(`PDF tables against the ICDAR 2013 table competition's truth (EU half, ${docs.length} documents; cell-adjacency relations, micro-averaged)`);
+    const born = await scoreRun(docs, variants);
+    console.log(`  ${await tableOverPages()}`);
+    let failed = born.failed;
+    let seconds = born.seconds;
+    if (scanned) {
+      console.log(`\nThe same documents scanned: each page rendered grey at ${SCAN_DPI} dpi (pdftoppm) into an image-only PDF, read by OCR`);
+      const run = await scoreRun(docs.map((d) => scannedDocument(d, tmp)), variants);
+      failed += run.failed;
+      seconds += run.seconds;
+    }
+    console.log(`\nTime: ${seconds.toFixed(1)} s extracting and scoring`);
+    if (failed) process.exitCode = 1;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 await main();

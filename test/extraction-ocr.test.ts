@@ -189,6 +189,15 @@ describe('OCR helpers', () => {
       words: 5,
       // Positions come from the line rows (level 4), as fractions of the page (level 1).
       lines: [{ chars: 10, group: 0, box: [36 / 640, 92 / 480, 580 / 640, 122 / 480] }],
+      // Every word with its box (level 5) and its line, numbered across the page; no empty ones.
+      size: { width: 640, height: 480 },
+      wordBoxes: [
+        ['Hello', 0, 90],
+        ['world', 0, 80],
+        ['second', 1, 70],
+        ['中', 2, 60],
+        ['文', 2, 40],
+      ].map(([text, line, confidence]) => ({ text, line, confidence, box: [36 / 640, 92 / 480, 96 / 640, 116 / 480] })),
     });
     expect(parseTesseractTsv('')).toEqual({ text: '', meanConfidence: 0, words: 0 });
   });

@@ -6,7 +6,7 @@
 import * as office from './office';
 import { readImage } from './ocr/image';
 import type { OcrService } from './ocr/types';
-import { readPdf } from './pdf';
+import { ocrTablePage, readPdf } from './pdf';
 import { finishExtraction } from './result';
 import type { ExtractorName } from '@/lib/formats/registry';
 import type { ExtractedDocument, ExtractInput, ExtractResult } from './types';
@@ -23,9 +23,9 @@ export async function extractPdf(input: ExtractInput, ocr: OcrService | null): P
   return finishExtraction(await readPdf(input, ocr));
 }
 
-/** An image upload's extraction result, by OCR. */
+/** An image upload's extraction result, by OCR; tables laid out as in scanned PDF pages. */
 export async function extractImage(input: ExtractInput, ocr: OcrService): Promise<ExtractResult> {
-  return finishExtraction(await readImage(input, ocr));
+  return finishExtraction(await readImage(input, ocr, ocrTablePage));
 }
 
 export const extractDocx = rendered(office.readDocx);

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { distributeLines } from '@/lib/document/layout';
-import type { Paragraph, Section } from '@/lib/document/types';
+import type { Block, Paragraph, Section } from '@/lib/document/types';
 import { ExtractionError, throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
 import { readImageWithinBudget } from './dimensions';
 import { tiffPage, tiffPageCount } from './tiff';
@@ -72,7 +72,13 @@ export function ocrPageMetadata(output: OcrOutput, page: number): OcrPageMetadat
  * OCRs an image upload. Fails with OCR_FAILED only when no page gave a word and the image is not
  * blank (ink that nothing could be read from).
  */
-export async function readImage(input: ExtractInput, ocr: OcrService): Promise<ExtractedDocument> {
+/**
+ * A page's content when its OCR words and ruling lines form a table (the PDF reader's layout of a
+ * scanned page, given by the caller: lib/extraction/extractors.ts), null to keep the paragraphs.
+ */
+export type OcrTableLayout = (output: OcrOutput, page: number) => Block[] | null;
+
+export async function readImage(input: ExtractInput, ocr: OcrService, tables?: OcrTableLayout): Promise<ExtractedDocument> {
   const { signal } = input;
   throwIfAborted(signal);
   // Every image in the file is measured before any page is decoded.
@@ -85,6 +91,8 @@ export async function readImage(input: ExtractInput, ocr: OcrService): Promise<E
   input.onProgress(0, pages);
 
   const outputs: OcrOutput[] = [];
+  // Tables are looked for as in scanned PDF pages: not when the layout is to be kept as it is.
+  const wantTables = !!tables && input.options.extract_tables && !input.options.preserve_layout;
   for (let page = 1; page <= pages; page++) {
     throwIfAborted(signal);
     let file = input.path;
@@ -96,7 +104,7 @@ export async function readImage(input: ExtractInput, ocr: OcrService): Promise<E
       file = pageFile;
     }
     try {
-      outputs.push(await ocr.recognizeImage(file, input.options.language, signal));
+      outputs.push(await ocr.recognizeImage(file, input.options.language, signal, { rules: wantTables }));
     } finally {
       if (pageFile) await fs.promises.rm(pageFile, { force: true });
     }
@@ -112,7 +120,7 @@ export async function readImage(input: ExtractInput, ocr: OcrService): Promise<E
     type: 'section',
     kind: 'page',
     page: i + 1,
-    content: o.words > 0 ? ocrPageBlocks(o, i + 1) : [],
+    content: o.words > 0 ? ((wantTables && tables?.(o, i + 1)) || ocrPageBlocks(o, i + 1)) : [],
   }));
   const ocrMetadata: OcrMetadata = { engine: ocr.engine, pages: outputs.map((o, i) => ocrPageMetadata(o, i + 1)) };
   return { document: { version: 1, metadata: { ocr: ocrMetadata }, blocks }, totalPages: pages };

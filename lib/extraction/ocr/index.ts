@@ -26,9 +26,9 @@ import { languageSpec, requiredPack } from './languages';
 import { PdfPageRenderer } from './render';
 import { createTesseractCliEngine, probeTesseractCli, tesseractBinary } from './tesseract-cli';
 import { createTesseractJsEngine, tesseractJsLanguages } from './tesseract-js';
-import type { OcrOutput, OcrService } from './types';
+import type { OcrOutput, OcrService, OcrWants } from './types';
 
-export type { OcrOutput, OcrService } from './types';
+export type { OcrOutput, OcrRules, OcrService, OcrWants, OcrWord } from './types';
 export { cloudOcrConfigured, createCloudOcrEngine } from './cloud';
 export { createTesseractCliEngine, probeTesseractCli } from './tesseract-cli';
 export { createTesseractJsEngine } from './tesseract-js';
@@ -80,12 +80,12 @@ class TesseractFamilyService implements OcrService {
     return service;
   }
 
-  async recognizeImage(path: string, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
-    return (await this.pick(language)).recognizeImage(path, language, signal);
+  async recognizeImage(path: string, language: string | undefined, signal: AbortSignal, want?: OcrWants): Promise<OcrOutput> {
+    return (await this.pick(language)).recognizeImage(path, language, signal, want);
   }
 
-  async recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
-    return (await this.pick(language)).recognizePdfPage(pdfPath, page, language, signal);
+  async recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal, want?: OcrWants): Promise<OcrOutput> {
+    return (await this.pick(language)).recognizePdfPage(pdfPath, page, language, signal, want);
   }
 
   async close(): Promise<void> {

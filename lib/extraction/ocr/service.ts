@@ -12,7 +12,8 @@ import { imageHasInk } from './ink';
 import { installedLanguagesText, languageSpec, requiredPack, SCRIPT_LANGUAGES, verticalLanguages, type OcrLanguageSpec } from './languages';
 import { prepareImage } from './prepare';
 import { PdfPageRenderer } from './render';
-import type { OcrOutput, OcrService } from './types';
+import { imageGeometry } from './rules';
+import type { OcrOutput, OcrService, OcrWants, OcrWord } from './types';
 
 /**
  * How a page is segmented: 'upright' takes the page as it is (Tesseract's layout analysis,
@@ -47,6 +48,20 @@ export async function imageFormatOf(file: string): Promise<ImageFormat> {
   } finally {
     await handle.close();
   }
+}
+
+/** The median height of the lines the words were read in, as a fraction of the image's height. */
+export function textHeight(words: readonly OcrWord[]): number {
+  const lines = new Map<number, [number, number]>();
+  for (const w of words) {
+    const l = lines.get(w.line);
+    if (l) {
+      l[0] = Math.min(l[0], w.box[1]);
+      l[1] = Math.max(l[1], w.box[3]);
+    } else lines.set(w.line, [w.box[1], w.box[3]]);
+  }
+  const heights = [...lines.values()].map(([top, bottom]) => bottom - top).sort((a, b) => a - b);
+  return heights.length ? heights[heights.length >> 1] : 0;
 }
 
 export class TesseractOcrService implements OcrService {
@@ -84,36 +99,49 @@ export class TesseractOcrService implements OcrService {
     return { spec, langs: spec.packs.filter((l) => have.has(l)) };
   }
 
-  async recognizeImage(file: string, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizeImage(file: string, language: string | undefined, signal: AbortSignal, want: OcrWants = {}): Promise<OcrOutput> {
     if (signal.aborted) throw abortError(signal);
     const prepared = await prepareImage(file, await this.impl.formats(), this.tmpDir);
     try {
-      return await this.readStraightened(prepared.path, language, undefined, signal);
+      return await this.readStraightened(prepared.path, language, undefined, signal, want);
     } finally {
       await prepared.release();
     }
   }
 
-  async recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  async recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal, want: OcrWants = {}): Promise<OcrOutput> {
     // Check the language data before spending time on rendering.
     await this.resolveLanguages(language);
     const rendered = await this.renderer.render(pdfPath, page, signal);
     try {
-      return await this.readStraightened(rendered.path, language, rendered.dpi, signal);
+      return await this.readStraightened(rendered.path, language, rendered.dpi, signal, want);
     } finally {
       await fs.promises.rm(rendered.path, { force: true });
     }
   }
 
-  /** Reads the page straightened first when it was scanned askew (deskew.ts). */
-  private async readStraightened(file: string, language: string | undefined, dpi: number | undefined, signal: AbortSignal): Promise<OcrOutput> {
+  /**
+   * Reads the page straightened first when it was scanned askew (deskew.ts); with `want.rules`,
+   * also finds the ruling lines of the image the words were read in, takes rules read as
+   * letters off the words and fits their boxes to their ink (rules.ts).
+   */
+  private async readStraightened(file: string, language: string | undefined, dpi: number | undefined, signal: AbortSignal, want: OcrWants): Promise<OcrOutput> {
     const straightened = await straightenPage(file, this.tmpDir);
     if (signal.aborted) throw abortError(signal);
     try {
-      return await this.read(straightened ?? file, language, dpi, signal);
+      const out = await this.read(straightened ?? file, language, dpi, signal);
+      return want.rules ? await this.withRules(out, straightened ?? file, signal) : out;
     } finally {
       if (straightened) await fs.promises.rm(straightened, { force: true });
     }
+  }
+
+  /** The reading with the image's ruling lines, and its words without rules read as letters, fitted to their ink (rules.ts). */
+  private async withRules(out: OcrOutput, file: string, signal: AbortSignal): Promise<OcrOutput> {
+    if (!out.wordBoxes?.length || !out.size) return out;
+    const geometry = await imageGeometry(file, out.wordBoxes, textHeight(out.wordBoxes) * out.size.height);
+    if (signal.aborted) throw abortError(signal);
+    return geometry ? { ...out, rules: geometry.rules, wordBoxes: geometry.words } : out;
   }
 
   /**

@@ -10,7 +10,7 @@ import { runProgram, type ProgramResult } from '../programs';
 import { joinWords, layoutText, meanOf, MIN_ORIENTATION_CONFIDENCE, normalizeOcrText, stderrTail, type ImageFormat } from './common';
 import { PdfPageRenderer } from './render';
 import { TesseractOcrService, type TesseractEngine, type TextLayout } from './service';
-import type { OcrOutput, OcrService } from './types';
+import type { OcrOutput, OcrService, OcrWord } from './types';
 
 export interface TesseractCliInfo {
   binary: string;
@@ -120,7 +120,13 @@ export function parseTesseractTsv(tsv: string): OcrOutput {
     if (Number.isFinite(conf) && conf >= 0) confidences.push(conf);
   }
   const text = layoutText([...paragraphs.values()].map((lines) => [...lines.values()].map(joinWords)));
-  return { text, meanConfidence: meanOf(confidences), words, lines: geometry.lines() };
+  const out: OcrOutput = { text, meanConfidence: meanOf(confidences), words, lines: geometry.lines() };
+  const size = geometry.size();
+  if (size) {
+    out.size = size;
+    out.wordBoxes = geometry.words();
+  }
+  return out;
 }
 
 /** Line boxes from TSV rows: level 1 is the page (its size), 4 a line, 5 a word of a line. */
@@ -129,6 +135,7 @@ class TsvGeometry {
   private height = 0;
   private readonly byLine = new Map<string, { box: [number, number, number, number]; chars: number; group: number }>();
   private readonly groups = new Map<string, number>();
+  private readonly wordRows: { text: string; box: [number, number, number, number]; line: string; confidence: number }[] = [];
 
   row(cols: string[]): void {
     if (cols.length < 10) return;
@@ -147,8 +154,27 @@ class TsvGeometry {
       this.byLine.set(key, { box: [left, top, left + width, top + height], chars: 0, group: this.groups.get(parKey)! });
     } else if (level === '5' && cols.length >= 12) {
       const line = this.byLine.get(key);
-      if (line) line.chars += contentChars(cols.slice(11).join(' '));
+      const text = cols.slice(11).join(' ').trim();
+      if (line) line.chars += contentChars(text);
+      const confidence = Number.parseFloat(cols[10]);
+      if (text && width > 0 && height > 0) {
+        this.wordRows.push({ text, box: [left, top, left + width, top + height], line: key, confidence: Number.isFinite(confidence) ? confidence : -1 });
+      }
     }
+  }
+
+  size(): { width: number; height: number } | undefined {
+    return this.width > 0 && this.height > 0 ? { width: this.width, height: this.height } : undefined;
+  }
+
+  /** The words with their boxes in fractions of the page, lines numbered in reading order. */
+  words(): OcrWord[] {
+    const { width: w, height: h } = this;
+    const lineIds = new Map<string, number>();
+    return this.wordRows.map((r) => {
+      if (!lineIds.has(r.line)) lineIds.set(r.line, lineIds.size);
+      return { text: r.text, box: [r.box[0] / w, r.box[1] / h, r.box[2] / w, r.box[3] / h], line: lineIds.get(r.line)!, confidence: r.confidence };
+    });
   }
 
   lines(): SourceLine[] | undefined {

@@ -21,7 +21,7 @@ import { PdfPageRenderer } from './render';
 import { TesseractOcrService, type TesseractEngine, type TextLayout } from './service';
 import { TesseractJsOrientation, tesseractJsLangDir } from './tesseract-js-osd';
 import { linkData, loadTesseract, raceAbort, startWorker, tesseractJsDataFile, type Worker } from './tesseract-js-worker';
-import type { OcrOutput, OcrService } from './types';
+import type { OcrOutput, OcrService, OcrWord } from './types';
 
 export { tesseractJsDataFile } from './tesseract-js-worker';
 
@@ -39,6 +39,7 @@ export function tesseractJsLanguages(): Set<string> {
 interface JsonWord {
   text?: string;
   confidence?: number;
+  bbox?: { x0: number; y0: number; x1: number; y1: number };
 }
 interface JsonLine {
   text?: string;
@@ -61,6 +62,8 @@ export function tesseractJsBlocksToOutput(blocks: JsonBlock[] | null | undefined
   const paragraphs: string[][] = [];
   const confidences: number[] = [];
   const positioned: SourceLine[] = [];
+  const boxes: OcrWord[] = [];
+  let lineNumber = 0;
   let words = 0;
   for (const block of blocks ?? []) {
     for (const paragraph of block.paragraphs ?? []) {
@@ -70,7 +73,13 @@ export function tesseractJsBlocksToOutput(blocks: JsonBlock[] | null | undefined
         for (const w of lineWords) {
           words += 1;
           if (typeof w.confidence === 'number' && w.confidence >= 0) confidences.push(w.confidence);
+          if (size && size.width > 0 && size.height > 0 && w.bbox) {
+            const { x0, y0, x1, y1 } = w.bbox;
+            const box: OcrWord['box'] = [x0 / size.width, y0 / size.height, x1 / size.width, y1 / size.height];
+            boxes.push({ text: w.text!.trim(), box, line: lineNumber, confidence: typeof w.confidence === 'number' ? w.confidence : -1 });
+          }
         }
+        lineNumber++;
         // The line text keeps Tesseract's own spacing; rebuild from words only when it is absent.
         const text = line.text !== undefined ? tidyCjkSpacing(line.text.trim()) : joinWords(lineWords.map((w) => w.text!.trim()));
         if (text) lines.push(text);
@@ -85,7 +94,11 @@ export function tesseractJsBlocksToOutput(blocks: JsonBlock[] | null | undefined
   }
   const text = typeof rawText === 'string' ? normalizeOcrText(rawText) : layoutText(paragraphs);
   const out: OcrOutput = { text, meanConfidence: meanOf(confidences), words };
-  if (size && size.width > 0 && size.height > 0) out.lines = positioned;
+  if (size && size.width > 0 && size.height > 0) {
+    out.lines = positioned;
+    out.size = { width: size.width, height: size.height };
+    out.wordBoxes = boxes;
+  }
   return out;
 }
 
@@ -155,7 +168,8 @@ class TesseractJsEngine implements TesseractEngine {
 
   async recognize(file: string, langs: string[], dpi: number | undefined, signal: AbortSignal, layout: TextLayout = 'auto'): Promise<OcrOutput> {
     if (signal.aborted) throw abortError(signal);
-    let image: Buffer = await fs.promises.readFile(file);
+    const original: Buffer = await fs.promises.readFile(file);
+    let image = original;
     // Turned upright first: the LSTM engine reads only upright text.
     if (layout === 'auto' && this.orientation) image = await this.orientation.upright(image, signal);
     const worker = await raceAbort(this.workerFor(langs), signal);
@@ -179,7 +193,10 @@ class TesseractJsEngine implements TesseractEngine {
     });
     try {
       const result = await Promise.race([job, aborted, exited]);
-      return tesseractJsBlocksToOutput((result.data.blocks ?? null) as unknown as JsonBlock[] | null, result.data.text, sizeOf(image));
+      const out = tesseractJsBlocksToOutput((result.data.blocks ?? null) as unknown as JsonBlock[] | null, result.data.text, sizeOf(image));
+      // Words of a page turned here lie in the turned image, not in the file: no boxes then.
+      if (image !== original) delete out.wordBoxes;
+      return out;
     } catch (err) {
       await this.dropWorker();
       if (err instanceof ExtractionError) throw err;

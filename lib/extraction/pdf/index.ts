@@ -45,6 +45,7 @@ import { MIN_OCR_CONFIDENCE } from './settings';
 import { runDocumentStages, runOcrStages } from './stages';
 
 export type { PageText } from './run/types';
+export { ocrTablePage } from './stages';
 
 export async function readPdf(input: ExtractInput, ocr: OcrService | null): Promise<ExtractedDocument> {
   try {

@@ -53,6 +53,21 @@ export const OCR_MIN_PARAGRAPH_TOKENS = 4;
 /** An OCR paragraph is added to a usable text layer when less than this share of its words occur in it. */
 export const OCR_KNOWN_SHARE = 0.5;
 
+/* ------------------------------------------------------------------ OCR words as a text layer (ocr/words.ts) */
+
+/** A scanned page is scaled so that its median line of text has this font size (points), the size the frame stages' thresholds are set for. */
+export const OCR_BODY_SIZE = 10;
+/** Capitals and digits of Latin type stand this many ems above the baseline (Helvetica 0.72, Times 0.66). */
+export const OCR_CAP_HEIGHT = 0.7;
+/** A line without Latin words (CJK: characters fill the em), top to bottom, is this many ems high... */
+export const OCR_LINE_EM = 0.9;
+/** ... and its baseline lies this share of its height under its top. */
+export const OCR_BASELINE_SHARE = 0.8;
+/** An OCR line whose size is within these multiples of the page's median is of the body size (the measurement's error is a pixel or two). */
+export const OCR_SAME_SIZE: readonly [number, number] = [0.85, 1.18];
+/** Words lie upright when this share of a line's neighbours follow each other along it, and of the longer words are wider than their line is high. */
+export const OCR_MIN_UPRIGHT_SHARE = 0.8;
+
 /* ------------------------------------------------------------------ bordered tables (tables/bordered.ts) */
 
 /** How far (points) a rule may miss another for the two to cross, or a cell side to count as ruled. */

@@ -16,7 +16,7 @@
  * in its part; a list is walked once per page, frame or document, never per run or line. Each
  * stage's thresholds are in settings.ts.
  */
-import type { QuarryDocument } from '@/lib/document/types';
+import type { Block as ModelBlock, QuarryDocument } from '@/lib/document/types';
 import type { OcrOutput, OcrService } from '@/lib/extraction/ocr/types';
 import type { DocumentMetadata, ExtractInput } from '@/lib/extraction/types';
 import { buildBlocks, type LineTable } from './layout/block-builder';
@@ -32,7 +32,8 @@ import { separateFurniture } from './model/furniture';
 import { planHeadings, type HeadingPlan } from './model/headings';
 import { joinStackedTables, joinTablesOverPages } from './model/tables';
 import { needsOcr, textLayerStats, textLayerUsable, type TextLayerStats } from './ocr/decision';
-import { mergeOcr, ocrBlocks } from './ocr/merge';
+import { mergeOcr, ocrAccepted, ocrBlocks } from './ocr/merge';
+import { ocrPage } from './ocr/words';
 import { recognizePage, type OcrTally } from './ocr/recognize';
 import { readingOrder } from './order/columns';
 import type { PageGraphics } from './read/graphics';
@@ -179,11 +180,11 @@ export const PRESERVED_FRAME_STAGES: readonly Stage<FrameWork>[] = [
   placeBlocks,
 ];
 
-function frameWork(frame: Frame, source: PageSource, extractTables: boolean): FrameWork {
+function frameWork(frame: Frame, graphics: PageGraphics | null, page: { width: number; height: number }, extractTables: boolean): FrameWork {
   return {
     frame,
-    graphics: source.graphics,
-    page: source.vp,
+    graphics,
+    page,
     upright: frame.key === 'q0',
     extractTables,
     tables: [],
@@ -224,7 +225,7 @@ function layoutPage(w: PageWork): void {
   const stages = options.preserve_layout ? PRESERVED_FRAME_STAGES : FRAME_STAGES;
   try {
     for (const frame of w.frames) {
-      const work = frameWork(frame, w.source, options.extract_tables);
+      const work = frameWork(frame, w.source.graphics, w.source.vp, options.extract_tables);
       for (const stage of stages) stage.run(work);
       w.blocks.push(...work.blocks);
     }
@@ -304,20 +305,56 @@ export interface OcrWork {
   result: OcrOutput | null;
 }
 
+/**
+ * A scanned page's tables: the OCR words as a text layer and the image's ruling lines as its
+ * graphics (ocr/words.ts) through FRAME_STAGES. The page's blocks when that finds a table (the
+ * text around it laid out by the same stages), null otherwise: a page of prose keeps Tesseract's
+ * own paragraphs, and pages whose words do not lie upright in the image are not laid out.
+ */
+export function layoutOcrTables(out: OcrOutput): Block[] | null {
+  const scanned = ocrPage(out);
+  if (!scanned) return null;
+  const work = frameWork(scanned.frame, scanned.graphics, scanned.page, true);
+  try {
+    for (const stage of FRAME_STAGES) stage.run(work);
+  } catch {
+    return null;
+  }
+  return work.blocks.some((b) => b.kind === 'table') ? work.blocks : null;
+}
+
+/**
+ * An OCR'd image page's content in the document model when its words and rules form a table
+ * (layoutOcrTables), null otherwise. Heading levels are not planned: OCR'd sizes are estimates.
+ */
+export function ocrTablePage(out: OcrOutput, page: number): ModelBlock[] | null {
+  const blocks = layoutOcrTables(out);
+  if (!blocks) return null;
+  const section = writeDocument([{ page, blocks }], {}, NO_HEADINGS).blocks[0];
+  return section?.type === 'section' ? section.content : null;
+}
+
+/** Whether OCR of a page should look for tables: they are extracted, the layout is not preserved, and the OCR text becomes the page. */
+function ocrTablesWanted(w: OcrWork): boolean {
+  const { options } = w.input;
+  return options.extract_tables && !options.preserve_layout && !w.text.usable;
+}
+
 /** A page marked for OCR, in order. */
 export const OCR_STAGES: readonly Stage<OcrWork, void | Promise<void>>[] = [
   {
     name: 'ocr',
-    does: 'the page read by the OCR service; output below the confidence bar is not used (ocr/recognize.ts)',
+    does: "the page read by the OCR service, with its ruling lines when its tables are looked for; output below the confidence bar is not used (ocr/recognize.ts)",
     run: async (w) => {
-      w.result = await recognizePage(w.ocr, w.input, w.text.page, w.tally);
+      w.result = await recognizePage(w.ocr, w.input, w.text.page, w.tally, { rules: ocrTablesWanted(w) });
     },
   },
   {
     name: 'ocr-merge',
-    does: 'OCR text replaces an unusable text layer; a usable one keeps its blocks and gets the OCR paragraphs it lacks (ocr/merge.ts)',
+    does: 'OCR text replaces an unusable text layer (laid out by FRAME_STAGES when its words and rules form a table: layoutOcrTables); a usable one keeps its blocks and gets the OCR paragraphs it lacks (ocr/merge.ts)',
     run: (w) => {
-      w.text.blocks = mergeOcr(w.text.blocks, w.text.usable, w.result, w.input.options.preserve_layout);
+      const tables = w.result && ocrTablesWanted(w) && ocrAccepted(w.result) ? layoutOcrTables(w.result) : null;
+      w.text.blocks = tables ?? mergeOcr(w.text.blocks, w.text.usable, w.result, w.input.options.preserve_layout);
     },
   },
 ];

@@ -1,5 +1,5 @@
 /** OCR of one page through the OCR service, keeping the best result for the error message. */
-import type { OcrOutput, OcrService } from '@/lib/extraction/ocr/types';
+import type { OcrOutput, OcrService, OcrWants } from '@/lib/extraction/ocr/types';
 import { ExtractionError, throwIfAborted, type ExtractInput } from '@/lib/extraction/types';
 import { ocrAccepted } from './merge';
 
@@ -14,9 +14,9 @@ export interface OcrTally {
 }
 
 /** Page `n` through the OCR service: its output when accepted, null when blank, unusable or failed (cancellation and timeouts are thrown). */
-export async function recognizePage(ocr: OcrService, input: ExtractInput, n: number, tally: OcrTally): Promise<OcrOutput | null> {
+export async function recognizePage(ocr: OcrService, input: ExtractInput, n: number, tally: OcrTally, want: OcrWants = {}): Promise<OcrOutput | null> {
   try {
-    const out = await ocr.recognizePdfPage(input.path, n, input.options.language, input.signal);
+    const out = await ocr.recognizePdfPage(input.path, n, input.options.language, input.signal, want);
     if (out.blank) return null;
     tally.attempts++;
     if (!tally.best || out.meanConfidence > tally.best.meanConfidence) tally.best = out;

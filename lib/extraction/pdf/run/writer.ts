@@ -1,10 +1,11 @@
 /**
  * A tiny PDF writer: pages of text in the standard 14 fonts (Helvetica, Helvetica-Bold, Courier;
  * WinAnsi encoding, so no font files are embedded), stroked lines, rectangles and an optional grey
- * image (a stand-in for a scanned page). It writes a classic cross-reference table with exact byte
+ * image (a stand-in for a scanned page, or the scan itself). It writes a classic cross-reference table with exact byte
  * offsets, so strict readers open the files without repairing them. The extraction worker warms
  * up on a document written with it (warm-up.ts); the tests build their PDFs with it.
  */
+import zlib from 'node:zlib';
 
 export type PdfFontStyle = 'regular' | 'bold' | 'mono';
 
@@ -44,8 +45,11 @@ export interface PdfPageSpec {
   texts?: PdfText[];
   lines?: PdfLine[];
   rects?: PdfRect[];
-  /** Paints a small grey image over this rectangle (like a scanned page without a text layer). */
-  image?: { x: number; y: number; w: number; h: number };
+  /**
+   * Paints an image over this rectangle: a small grey checkerboard (like a scanned page without
+   * a text layer), or `grey`, one byte a pixel from black (0) to white (255), row by row from the top.
+   */
+  image?: { x: number; y: number; w: number; h: number; grey?: { width: number; height: number; pixels: Uint8Array } };
 }
 
 export interface PdfInfo {
@@ -188,6 +192,16 @@ export function buildPdf(pages: PdfPageSpec[], info: PdfInfo = {}): Uint8Array {
   if (info.author !== undefined) infoEntries.push(`/Author (${escapePdfString(info.author)})`);
   if (info.creationDate !== undefined) infoEntries.push(`/CreationDate (${escapePdfString(info.creationDate)})`);
   set(7, `<< ${infoEntries.join(' ')} >>`);
+  // Pages' own images after the pages, deflated (the stream written byte for byte in latin1).
+  let nextObject = firstPage + pages.length * 2;
+  const pageImages = pages.map((page) => {
+    const grey = page.image?.grey;
+    if (!grey) return 6;
+    const data = zlib.deflateSync(Buffer.from(grey.pixels.buffer, grey.pixels.byteOffset, grey.width * grey.height)).toString('latin1');
+    const num = nextObject++;
+    set(num, `<< /Type /XObject /Subtype /Image /Width ${grey.width} /Height ${grey.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data}\nendstream`);
+    return num;
+  });
   pages.forEach((page, i) => {
     const num = firstPage + i * 2;
     const content = contentStream(page);
@@ -195,7 +209,7 @@ export function buildPdf(pages: PdfPageSpec[], info: PdfInfo = {}): Uint8Array {
     set(
       num,
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${fmt(page.width ?? 612)} ${fmt(page.height ?? 792)}]${rotate} ` +
-        `/Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> /XObject << /Im1 6 0 R >> >> /Contents ${num + 1} 0 R >>`,
+        `/Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> /XObject << /Im1 ${pageImages[i]} 0 R >> >> /Contents ${num + 1} 0 R >>`,
     );
     set(num + 1, `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
   });
