@@ -20,6 +20,8 @@ import { findProgram } from '@/lib/extraction/programs';
 import { ExtractionError, type ExtractInput, type ExtractResult, type OcrLanguage } from '@/lib/extraction/types';
 import { FIXTURES_DIR } from '@/test/support/fixtures';
 import { characterErrorRate, scannedPdf } from '@/test/support/ocr-images';
+import { imageOnlyPdf } from '@/test/support/scanned';
+import { rgbaToGrey } from '@/lib/extraction/ocr/raster';
 
 GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', 'ConfidenceSans');
 
@@ -153,6 +155,20 @@ describe('a one-line scan', () => {
     expect(page.words).toBeGreaterThanOrEqual(2);
     expect(page.confidence).toBeGreaterThan(0);
     expect(page.confidence).toBeLessThan(MIN_MEAN_CONFIDENCE);
+  }, 60_000);
+
+  it("as the page of a scanned PDF completes with its text too, its confidence in the PDF's metadata.ocr (a reading under 50 is kept as well: extraction-pdf.test.ts)", async () => {
+    const canvas = speckled(line('Total 42.00'), 80, 2);
+    const pdf = path.join(tmp, 'line-speckled.pdf');
+    // Every pixel kept (Flate, not JPEG, whose smoothing takes the speckles away).
+    const grey = rgbaToGrey(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data, canvas.width, canvas.height);
+    fs.writeFileSync(pdf, imageOnlyPdf([grey], 150));
+    const result = await extract(pdf);
+    expect(textOf(result.markdown)).toContain('Total 42.00');
+    const [page] = ocrOf(result).pages;
+    expect(page).toMatchObject({ page: 1, languages: ['eng'] });
+    expect(page.words).toBeGreaterThanOrEqual(2);
+    expect(page.confidence).toBeGreaterThan(0);
   }, 60_000);
 });
 

@@ -224,11 +224,21 @@ describe('scanned PDF and OCR', () => {
     expect(page2).toContain('Scanned appendix page with a signature');
   });
 
-  it('ignores OCR output with low confidence and fails with OCR_FAILED when nothing is left', async () => {
-    const ocr = new FakeOcr(() => ({ text: 'n0 1se', meanConfidence: 22, words: 2 }));
-    const err = await extractionError(run(scan, { mode: 'normal' }, ocr));
-    expect(err.code).toBe('OCR_FAILED');
-    expect(err.message).toMatch(/OCR/);
+  it("keeps a scan's unsure reading (nothing better is there), each OCR'd page's confidence in the metadata", async () => {
+    const ocr = new FakeOcr(() => ({ text: 'Rec. 14 Mai', meanConfidence: 22, words: 3, languages: ['eng'] }));
+    const result = await run(scan, { mode: 'normal' }, ocr);
+    expect(result.markdown).toContain('Rec. 14 Mai');
+    expect(result.document?.metadata.ocr).toEqual({ engine: 'fake', pages: [{ page: 1, confidence: 22, words: 3, languages: ['eng'] }] });
+  });
+
+  it('adds no unsure reading to a usable text layer, and gives a document no OCR metadata when no page was read', async () => {
+    const file = writePdf('unsure-advanced.pdf', [{ texts: paragraph('The text layer of this page is complete and needs nothing from the scan.', { x: 72, y: 700, width: 400 }).texts }]);
+    const unsure = new FakeOcr(() => ({ text: 'Stamp reading noise here and there', meanConfidence: 30, words: 6 }));
+    const result = await run(file, { mode: 'advanced' }, unsure);
+    expect(result.markdown).not.toContain('Stamp reading');
+    expect(result.document?.metadata.ocr).toEqual({ engine: 'fake', pages: [{ page: 1, confidence: 30, words: 6 }] });
+    const none = await run(file, { mode: 'normal' }, unsure);
+    expect(none.document?.metadata.ocr).toBeUndefined();
   });
 
   it('fails with OCR_FAILED when OCR finds no words on any page', async () => {
@@ -287,6 +297,8 @@ describe('OCR merge rules', () => {
     // Unusable layer: the OCR text is the page; low confidence: OCR is ignored.
     expect(mergeOcr([text('x')], false, ocr, false)).toHaveLength(3);
     expect(mergeOcr(layer, true, { ...ocr, meanConfidence: 30 }, false)).toBe(layer);
+    // An unusable layer takes even an unsure reading: nothing better is there.
+    expect(mergeOcr([text('x')], false, { ...ocr, meanConfidence: 30 }, false)).toHaveLength(3);
   });
 
   it('compares CJK text by character pairs', () => {

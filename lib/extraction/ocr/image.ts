@@ -15,7 +15,10 @@ import type { Block, Paragraph, Section } from '@/lib/document/types';
 import { ExtractionError, throwIfAborted, type ExtractedDocument, type ExtractInput } from '../types';
 import { readImageWithinBudget } from './dimensions';
 import { tiffPage, tiffPageCount } from './tiff';
+import { ocrPageMetadata, type OcrMetadata } from './metadata';
 import type { OcrOutput, OcrService } from './types';
+
+export { ocrPageMetadata, type OcrMetadata, type OcrPageMetadata } from './metadata';
 
 /** OCR text (lines by "\n", paragraphs by a blank line) → paragraphs, each its lines joined by "\n". */
 export function ocrParagraphs(text: string): string[] {
@@ -40,32 +43,6 @@ export function ocrPageBlocks(output: OcrOutput, page: number): Paragraph[] {
     content: [{ type: 'text', text }],
     prov: lines[i]?.length ? { page, lines: lines[i] } : { page },
   }));
-}
-
-/** One page's reading in the extraction's metadata. */
-export interface OcrPageMetadata {
-  page: number;
-  /** Mean word confidence of the kept reading, 0–100 (one decimal); below 50 (MIN_MEAN_CONFIDENCE) expect errors. */
-  confidence: number;
-  words: number;
-  /** The Tesseract data it was read with. */
-  languages?: string[];
-  /** No ink on the page: nothing to read. */
-  blank?: true;
-}
-
-/** `metadata.ocr` of an OCR'd image. */
-export interface OcrMetadata {
-  /** The engine that read it: tesseract-cli, tesseract.js or cloud. */
-  engine: string;
-  pages: OcrPageMetadata[];
-}
-
-export function ocrPageMetadata(output: OcrOutput, page: number): OcrPageMetadata {
-  const entry: OcrPageMetadata = { page, confidence: Math.round(output.meanConfidence * 10) / 10, words: output.words };
-  if (output.languages?.length) entry.languages = [...output.languages];
-  if (output.blank) entry.blank = true;
-  return entry;
 }
 
 /**

@@ -28,7 +28,9 @@
  * names for bold/monospace) is only requested for pages that can use it.
  *
  * Failures are ExtractionErrors: ENCRYPTED_DOCUMENT, CORRUPT_DOCUMENT, TOO_MANY_PAGES, CANCELLED,
- * OCR_FAILED (every page empty although OCR ran), INTERNAL_ERROR (anything unexpected).
+ * OCR_FAILED (every page empty although OCR ran on a page with ink), INTERNAL_ERROR (anything
+ * unexpected). The pages OCR read are in the document's metadata (`ocr`: engine, and each page's
+ * confidence, words and languages).
  */
 import type { OcrService } from '@/lib/extraction/ocr/types';
 import { ExtractionError, throwIfAborted, type ExtractedDocument, type ExtractInput } from '@/lib/extraction/types';
@@ -41,7 +43,6 @@ import { Probe } from './read/probe';
 import { extractRange } from './run/pages';
 import { onlyOnce, planThreads, startRangeJobs, type RangeJobs } from './run/threads';
 import type { PageText } from './run/types';
-import { MIN_OCR_CONFIDENCE } from './settings';
 import { runDocumentStages, runOcrStages } from './stages';
 
 export type { PageText } from './run/types';
@@ -114,7 +115,7 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     }
     if (input.mode === 'normal' && wantOcr) probe = new Probe(pdfjs, dir, input.path, signal);
 
-    const tally: OcrTally = { attempts: 0, best: null };
+    const tally: OcrTally = { attempts: 0, pages: [] };
     const threads = planThreads(numPages);
     let texts: PageText[];
     if (threads > 1) {
@@ -141,12 +142,10 @@ async function extract(input: ExtractInput, ocr: OcrService | null): Promise<Ext
     if (numPages > 0 && failed.length === numPages) throw toExtractionError(new Error(failed[0].failure));
     const pages: PageBlocks[] = texts.map((t) => ({ page: t.page, blocks: t.blocks }));
     if (tally.attempts > 0 && numPages > 0 && pages.every((p) => !blocksHaveText(p.blocks))) {
-      const conf = tally.best ? `, mean confidence ${Math.round(tally.best.meanConfidence)}` : '';
-      throw new ExtractionError(
-        'OCR_FAILED',
-        `No text could be recognised in the PDF: it has no text layer and OCR found no readable text${conf} (minimum ${MIN_OCR_CONFIDENCE})`,
-      );
+      throw new ExtractionError('OCR_FAILED', 'No text could be recognised in the PDF: it has no text layer and OCR found no words on its pages');
     }
+    // Each OCR'd page's reading, as images have it: how sure the engine was, with which data.
+    if (tally.pages.length) metadata = { ...metadata, ocr: { engine: ocr!.engine, pages: [...tally.pages].sort((a, b) => a.page - b.page) } };
     return { document: runDocumentStages(pages, metadata, { mergeTables: input.options.merge_tables !== false }), totalPages: numPages };
   } finally {
     early?.stop();

@@ -6,8 +6,14 @@ import { spansText } from '../layout/blocks';
 import { cleanText, joinLines, tokens } from '../read/text';
 import { MIN_OCR_CONFIDENCE, OCR_KNOWN_SHARE, OCR_MIN_PARAGRAPH_TOKENS } from '../settings';
 
+/** A reading with text in it, however sure the engine is of it. */
+export function ocrRead(out: OcrOutput | null): out is OcrOutput {
+  return !!out && out.words > 0 && /\S/.test(out.text);
+}
+
+/** A reading sure enough (MIN_OCR_CONFIDENCE) to be added to a usable text layer, or laid out for tables. */
 export function ocrAccepted(out: OcrOutput | null): out is OcrOutput {
-  return !!out && out.words > 0 && out.meanConfidence >= MIN_OCR_CONFIDENCE && /\S/.test(out.text);
+  return ocrRead(out) && out.meanConfidence >= MIN_OCR_CONFIDENCE;
 }
 
 /** OCR text (lines separated by "\n", paragraphs by a blank line) as blocks. */
@@ -48,19 +54,21 @@ function blockText(b: Block): string {
 
 /**
  * Merge rule (advanced mode, and scanned-looking pages in normal mode):
- * - text layer unusable (no text, or mostly garbage) → the page is the OCR text;
+ * - text layer unusable (no text, or mostly garbage) → the page is the OCR text, however unsure
+ *   the engine is of it (the page's confidence is in the document's metadata: index.ts): a short
+ *   line or a poor scan is still what the page says, and nothing better is there;
  * - otherwise the text layer's structured blocks stay as they are (headings, lists, tables, exact
  *   characters), and every OCR paragraph that the text layer does not already contain — fewer
  *   than half of its words (CJK: character pairs) occur in the text layer, and it has at least
  *   OCR_MIN_PARAGRAPH_TOKENS of them — is appended after it: text that exists only in images (a scanned insert, a
  *   figure with words, a stamp).
- * OCR output below MIN_OCR_CONFIDENCE is never used.
+ * OCR output below MIN_OCR_CONFIDENCE is never added to a usable text layer.
  */
 export function mergeOcr(textBlocks: Block[], usable: boolean, ocr: OcrOutput | null, preserveLayout: boolean): Block[] {
-  // Without usable OCR the text layer stays, whatever little it has.
+  if (!usable) return ocrRead(ocr) ? ocrBlocks(ocr.text, preserveLayout, ocr.lines) : textBlocks;
+  // Without a sure reading the text layer stays as it is.
   if (!ocrAccepted(ocr)) return textBlocks;
   const fromOcr = ocrBlocks(ocr.text, preserveLayout, ocr.lines);
-  if (!usable) return fromOcr;
   const known = new Set<string>();
   for (const b of textBlocks) for (const t of tokens(blockText(b))) known.add(t);
   const extra = fromOcr.filter((b) => {

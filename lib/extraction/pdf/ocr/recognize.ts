@@ -1,26 +1,28 @@
 /** OCR of one page through the OCR service, keeping the best result for the error message. */
 import type { OcrOutput, OcrService, OcrWants } from '@/lib/extraction/ocr/types';
 import { ExtractionError, throwIfAborted, type ExtractInput } from '@/lib/extraction/types';
-import { ocrAccepted } from './merge';
+import { ocrPageMetadata, type OcrPageMetadata } from '@/lib/extraction/ocr/metadata';
+import { ocrRead } from './merge';
 
 /**
- * The OCR runs of one document that could have found text: how many, and the best result (for
- * OCR_FAILED's message). A page found blank (no ink, ocr/ink.ts) is not one: a scan of empty
- * pages is an empty document, not a failed reading.
+ * The OCR runs of one document: how many could have found text, and each page's reading for the
+ * document's metadata (`ocr`, as images have it). A page found blank (no ink, ocr/ink.ts) is no
+ * attempt: a scan of empty pages is an empty document, not a failed reading.
  */
 export interface OcrTally {
   attempts: number;
-  best: OcrOutput | null;
+  /** Each page read (blank ones too), in the order they were read. */
+  pages: OcrPageMetadata[];
 }
 
-/** Page `n` through the OCR service: its output when accepted, null when blank, unusable or failed (cancellation and timeouts are thrown). */
+/** Page `n` through the OCR service: its output when it read words, null when blank, wordless or failed (cancellation and timeouts are thrown). */
 export async function recognizePage(ocr: OcrService, input: ExtractInput, n: number, tally: OcrTally, want: OcrWants = {}): Promise<OcrOutput | null> {
   try {
     const out = await ocr.recognizePdfPage(input.path, n, input.options.language, input.signal, want);
+    tally.pages.push(ocrPageMetadata(out, n));
     if (out.blank) return null;
     tally.attempts++;
-    if (!tally.best || out.meanConfidence > tally.best.meanConfidence) tally.best = out;
-    return ocrAccepted(out) ? out : null;
+    return ocrRead(out) ? out : null;
   } catch (err) {
     throwIfAborted(input.signal);
     if (err instanceof ExtractionError && (err.code === 'CANCELLED' || err.code === 'EXTRACTION_TIMEOUT')) throw err;
