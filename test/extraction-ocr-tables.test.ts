@@ -16,6 +16,7 @@ import type { GreyRaster } from '@/lib/extraction/ocr/raster';
 import { findRules, inkBoxes } from '@/lib/extraction/ocr/rules';
 import type { OcrOutput, OcrWord } from '@/lib/extraction/ocr/types';
 import { ocrPage } from '@/lib/extraction/pdf/ocr/words';
+import { layoutOcrTables } from '@/lib/extraction/pdf/stages';
 import { buildPdf, paragraph } from '@/lib/extraction/pdf/run/writer';
 import type { ExtractionOptions, ExtractResult } from '@/lib/extraction/types';
 import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
@@ -186,6 +187,43 @@ describe('scanned prose', () => {
     expect(tablesOf(result.document)).toHaveLength(0);
     expect(result.markdown).toMatch(/first Monday of the month/);
     expect(result.markdown).toMatch(/response rates were higher/);
+  });
+});
+
+describe('a table in OCR words', () => {
+  /** A reading of a 3×3 ruled grid of numbers (words at `confidence`), with its rules, on a 1000-pixel square image. */
+  function gridReading(confidence: number): OcrOutput {
+    const wordBoxes: OcrWord[] = [];
+    const cells = [
+      ['Item', 'Count', 'Share'],
+      ['Anchors', '120', '0.40'],
+      ['Bolts', '180', '0.60'],
+    ];
+    cells.forEach((row, r) =>
+      row.forEach((text, c) => wordBoxes.push({ text, box: [0.12 + c * 0.25, 0.112 + r * 0.04, 0.12 + c * 0.25 + 0.012 * text.length, 0.126 + r * 0.04], line: r, confidence })),
+    );
+    const ys = [0.1, 0.14, 0.18, 0.22];
+    const xs = [0.1, 0.35, 0.6, 0.85];
+    return {
+      text: cells.map((r) => r.join(' ')).join('\n'),
+      meanConfidence: confidence,
+      words: 9,
+      size: { width: 1000, height: 1000 },
+      wordBoxes,
+      rules: { h: ys.map((y) => ({ y, x0: 0.1, x1: 0.85 })), v: xs.map((x) => ({ x, y0: 0.1, y1: 0.22 })) },
+    };
+  }
+
+  it('is a table when OCR read its words surely, and the text of its rows when not (the labels of a chart)', () => {
+    const sure = layoutOcrTables(gridReading(92));
+    const table = sure?.find((b) => b.kind === 'table');
+    expect(table?.kind === 'table' && table.rows).toEqual([
+      ['Item', 'Count', 'Share'],
+      ['Anchors', '120', '0.40'],
+      ['Bolts', '180', '0.60'],
+    ]);
+    // Unsure words in the same grid: no table on the page, so its text stays Tesseract's paragraphs.
+    expect(layoutOcrTables(gridReading(45))).toBeNull();
   });
 });
 

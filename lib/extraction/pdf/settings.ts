@@ -65,6 +65,12 @@ export const OCR_LINE_EM = 0.9;
 export const OCR_BASELINE_SHARE = 0.8;
 /** An OCR line whose size is within these multiples of the page's median is of the body size (the measurement's error is a pixel or two). */
 export const OCR_SAME_SIZE: readonly [number, number] = [0.85, 1.18];
+/**
+ * A table found in OCR words is kept when the words inside it read at this mean confidence at
+ * least. Measured on the ICDAR pages rendered at 150 dpi: true tables 62–96 (small print of
+ * numbers at the low end), the tables a chart's labels and bars make 42–59, and one at 66.
+ */
+export const OCR_TABLE_MIN_CONFIDENCE = 60;
 /** Words lie upright when this share of a line's neighbours follow each other along it, and of the longer words are wider than their line is high. */
 export const OCR_MIN_UPRIGHT_SHARE = 0.8;
 

@@ -39,6 +39,7 @@ import { readingOrder } from './order/columns';
 import type { PageGraphics } from './read/graphics';
 import { plainText, type PageSource } from './read/page-sources';
 import { buildFrames, type Frame } from './read/runs';
+import { OCR_TABLE_MIN_CONFIDENCE } from './settings';
 import { detectBorderedTables } from './tables/bordered';
 import { findLineTables } from './tables/line-tables';
 
@@ -309,7 +310,9 @@ export interface OcrWork {
  * A scanned page's tables: the OCR words as a text layer and the image's ruling lines as its
  * graphics (ocr/words.ts) through FRAME_STAGES. The page's blocks when that finds a table (the
  * text around it laid out by the same stages), null otherwise: a page of prose keeps Tesseract's
- * own paragraphs, and pages whose words do not lie upright in the image are not laid out.
+ * own paragraphs, and pages whose words do not lie upright in the image are not laid out. A
+ * table whose words OCR read unsure of (under OCR_TABLE_MIN_CONFIDENCE: the labels and bars of a
+ * chart, a photo) is the text of its rows instead.
  */
 export function layoutOcrTables(out: OcrOutput): Block[] | null {
   const scanned = ocrPage(out);
@@ -320,7 +323,27 @@ export function layoutOcrTables(out: OcrOutput): Block[] | null {
   } catch {
     return null;
   }
-  return work.blocks.some((b) => b.kind === 'table') ? work.blocks : null;
+  const blocks = work.blocks.map((b) => (b.kind === 'table' && tableConfidence(b, out) < OCR_TABLE_MIN_CONFIDENCE ? untabled(b) : [b])).flat();
+  return blocks.some((b) => b.kind === 'table') ? blocks : null;
+}
+
+/** The mean confidence of the OCR words inside a table block's lines (page fractions, as both are once placed). */
+function tableConfidence(table: Block, out: OcrOutput): number {
+  const boxes = (table.geom ?? []).map((g) => g.box);
+  const inside = (out.wordBoxes ?? []).filter((w) => {
+    const cx = (w.box[0] + w.box[2]) / 2;
+    const cy = (w.box[1] + w.box[3]) / 2;
+    return w.confidence >= 0 && boxes.some((box) => cx >= box[0] && cx <= box[2] && cy >= box[1] && cy <= box[3]);
+  });
+  return inside.length ? inside.reduce((sum, w) => sum + w.confidence, 0) / inside.length : 0;
+}
+
+/** A table OCR was unsure of (the words of a chart, a photo) as the text of its rows, one paragraph each. */
+function untabled(table: Extract<Block, { kind: 'table' }>): Block[] {
+  return table.rows
+    .map((row) => row.filter((c) => /\S/.test(c)).join(' '))
+    .filter((text) => /\S/.test(text))
+    .map((text) => ({ kind: 'text', spans: [{ text, bold: false }], lines: 1, size: 0, bold: false, chars: text.length }));
 }
 
 /**
