@@ -235,7 +235,7 @@ describe('ruling lines and word boxes in pixels', () => {
     return { width, height, grey };
   }
 
-  it('finds the rules of a grid, a little askew too, and not a filled bar or letter strokes', () => {
+  it('finds the rules of a grid, a little askew too, and not a filled bar, a shaded bar cut by white letters or letter strokes', () => {
     const rects: [number, number, number, number][] = [];
     // A grid: 4 rules across (2 px thick) from x 100 to 700, 3 rules down from y 100 to 400.
     for (const y of [100, 200, 300, 400]) rects.push([100, y, 700, y + 2]);
@@ -245,7 +245,11 @@ describe('ruling lines and word boxes in pixels', () => {
     for (let x = 100; x < 700; x += 30) rects.push([x, 600, x + 12, 602]);
     // A rule a little askew: down one pixel every 100 across.
     for (let x = 100; x < 700; x += 100) rects.push([x, 700 + x / 100, x + 100, 702 + x / 100]);
-    const found = findRules(raster(800, 800, rects), 20);
+    // A shaded bar with white letters in it (strips of dark between them are no column rules).
+    rects.push([100, 740, 700, 790]);
+    const page = raster(800, 800, rects);
+    for (let x = 110; x < 690; x += 16) for (let y = 745; y < 785; y++) page.grey.fill(255, y * 800 + x, y * 800 + x + 5);
+    const found = findRules(page, 20);
     const ys = found.h.map((h) => Math.round(h.y * 800)).sort((a, b) => a - b);
     expect(ys.slice(0, 4)).toEqual([101, 201, 301, 401]);
     expect(ys).toHaveLength(5);

@@ -237,7 +237,9 @@ describe('OCR helpers', () => {
     expect(chooseRenderDpi([scan(200)], ...a4)).toBe(200);
     expect(chooseRenderDpi([scan(600)], ...a4)).toBe(300);
     expect(chooseRenderDpi([scan(1200)], ...a4)).toBe(400);
-    expect(chooseRenderDpi([scan(72)], ...a4)).toBe(150);
+    // Coarse scans are rendered at a whole multiple of their resolution, 200 dpi or more.
+    expect(chooseRenderDpi([scan(150)], ...a4)).toBe(300);
+    expect(chooseRenderDpi([scan(72)], ...a4)).toBe(216);
     expect(chooseRenderDpi([], ...a4)).toBe(300);
     // A small logo does not decide the page's resolution.
     expect(chooseRenderDpi([{ width: 50, height: 50, ppi: 72, area: 5000 }], ...a4)).toBe(300);

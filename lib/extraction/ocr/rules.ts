@@ -7,8 +7,9 @@
  * (gaps of a pixel or two closed, scan noise), runs of neighbouring rows that overlap joined into
  * one stroke, and a stroke kept when it is long against the text (H_ and V_RULE_MIN_TEXT_HEIGHTS),
  * thin (its mean thickness under RULE_MAX_THICKNESS text heights: a shaded bar or a picture is no
- * rule) and a line (isLine: straight, or a little askew, as deskew.ts leaves rules under 0.8°, a
- * staircase of short runs; letters lined up in a column are neither). Vertical rules are found
+ * rule), a line (isLine: straight, or a little askew, as deskew.ts leaves rules under 0.8°, a
+ * staircase of short runs; letters lined up in a column are neither) and not a strip of a filled
+ * area (inFilledArea: a shaded bar cut up by its white letters). Vertical rules are found
  * the same way on the raster turned sideways.
  */
 import fs from 'node:fs';
@@ -25,6 +26,10 @@ const V_RULE_MIN_TEXT_HEIGHTS = 2.2;
 const RUN_MIN_TEXT_HEIGHTS = 0.6;
 /** A rule's mean thickness is under this many text heights (thicker is a bar, a block of shading, a picture). */
 const RULE_MAX_THICKNESS = 0.35;
+/** Beside a rule, this many text heights away, ... */
+const RULE_SIDE_DISTANCE = 0.5;
+/** ... at most this share of the pixels along it are dark (more: it is a strip of a filled area). */
+const RULE_SIDE_MAX_DARK = 0.5;
 /** A rule glyph is taken off a word when its edge is this many text heights from a rule or nearer. */
 const RULE_GLYPH_REACH = 0.5;
 /** Runs of neighbouring rows join into one stroke when the shorter is at least this share of the longer. */
@@ -78,6 +83,23 @@ function isLine(s: Stroke): boolean {
     }
   }
   return true;
+}
+
+/**
+ * Whether a stroke is a piece of a filled area rather than a rule: half a text height to one
+ * side or the other, most pixels along it are dark too (a shaded header bar cut into strips by
+ * its white letters; a rule has the page's background beside it, text at most).
+ */
+function inFilledArea(raster: GreyRaster, s: Stroke, threshold: number, textHeight: number): boolean {
+  const { width, height, grey } = raster;
+  const d = Math.max(3, Math.round(RULE_SIDE_DISTANCE * textHeight));
+  for (const y of [s.y0 - d, s.y1 + d]) {
+    if (y < 0 || y >= height) continue;
+    let dark = 0;
+    for (let x = s.x0; x <= s.x1; x++) if (grey[y * width + x] < threshold) dark++;
+    if (dark > RULE_SIDE_MAX_DARK * (s.x1 - s.x0 + 1)) return true;
+  }
+  return false;
 }
 
 /** The background grey level: the most common one, in bins of four. */
@@ -169,7 +191,7 @@ function horizontalStrokes(raster: GreyRaster, threshold: number, textHeight: nu
   for (const s of done) {
     const length = s.x1 - s.x0 + 1;
     if (length < minLength) continue;
-    if (s.ink / length > RULE_MAX_THICKNESS * textHeight + 1 || !isLine(s)) continue;
+    if (s.ink / length > RULE_MAX_THICKNESS * textHeight + 1 || !isLine(s) || inFilledArea(raster, s, threshold, textHeight)) continue;
     out.push({ x0: s.x0, x1: s.x1, y0: s.y0, y1: s.y1 });
   }
   return out;

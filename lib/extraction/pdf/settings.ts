@@ -71,6 +71,8 @@ export const OCR_SAME_SIZE: readonly [number, number] = [0.85, 1.18];
  * numbers at the low end), the tables a chart's labels and bars make 42–59, and one at 66.
  */
 export const OCR_TABLE_MIN_CONFIDENCE = 60;
+/** ... and when fewer than this share of its filled cells are strokes read as glyphs (a chart's bars and axes read as "|", "__", "~~"). */
+export const OCR_TABLE_MAX_JUNK_CELLS = 0.1;
 /** Words lie upright when this share of a line's neighbours follow each other along it, and of the longer words are wider than their line is high. */
 export const OCR_MIN_UPRIGHT_SHARE = 0.8;
 

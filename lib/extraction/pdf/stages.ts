@@ -39,7 +39,7 @@ import { readingOrder } from './order/columns';
 import type { PageGraphics } from './read/graphics';
 import { plainText, type PageSource } from './read/page-sources';
 import { buildFrames, type Frame } from './read/runs';
-import { OCR_TABLE_MIN_CONFIDENCE } from './settings';
+import { OCR_TABLE_MAX_JUNK_CELLS, OCR_TABLE_MIN_CONFIDENCE } from './settings';
 import { detectBorderedTables } from './tables/bordered';
 import { findLineTables } from './tables/line-tables';
 
@@ -311,8 +311,8 @@ export interface OcrWork {
  * graphics (ocr/words.ts) through FRAME_STAGES. The page's blocks when that finds a table (the
  * text around it laid out by the same stages), null otherwise: a page of prose keeps Tesseract's
  * own paragraphs, and pages whose words do not lie upright in the image are not laid out. A
- * table whose words OCR read unsure of (under OCR_TABLE_MIN_CONFIDENCE: the labels and bars of a
- * chart, a photo) is the text of its rows instead.
+ * table OCR could not read as text (ocrTableReadable: the labels and bars of a chart, a photo) is
+ * the text of its rows instead.
  */
 export function layoutOcrTables(out: OcrOutput): Block[] | null {
   const scanned = ocrPage(out);
@@ -323,7 +323,7 @@ export function layoutOcrTables(out: OcrOutput): Block[] | null {
   } catch {
     return null;
   }
-  const blocks = work.blocks.map((b) => (b.kind === 'table' && tableConfidence(b, out) < OCR_TABLE_MIN_CONFIDENCE ? untabled(b) : [b])).flat();
+  const blocks = work.blocks.map((b) => (b.kind === 'table' && !ocrTableReadable(b, out) ? untabled(b) : [b])).flat();
   return blocks.some((b) => b.kind === 'table') ? blocks : null;
 }
 
@@ -336,6 +336,19 @@ function tableConfidence(table: Block, out: OcrOutput): number {
     return w.confidence >= 0 && boxes.some((box) => cx >= box[0] && cx <= box[2] && cy >= box[1] && cy <= box[3]);
   });
   return inside.length ? inside.reduce((sum, w) => sum + w.confidence, 0) / inside.length : 0;
+}
+
+/**
+ * Whether OCR read a table's words as text: their mean confidence at least
+ * OCR_TABLE_MIN_CONFIDENCE, and under OCR_TABLE_MAX_JUNK_CELLS of its filled cells strokes
+ * read as glyphs (no letter or digit, and a "|", "_", "~" or bracket: a chart's bars and axes;
+ * a dash alone is a table's "none").
+ */
+function ocrTableReadable(table: Extract<Block, { kind: 'table' }>, out: OcrOutput): boolean {
+  if (tableConfidence(table, out) < OCR_TABLE_MIN_CONFIDENCE) return false;
+  const filled = table.rows.flat().filter((c) => /\S/.test(c));
+  const junk = filled.filter((c) => !/[\p{L}\p{N}]/u.test(c) && /[|[\]{}~_]/.test(c)).length;
+  return junk < OCR_TABLE_MAX_JUNK_CELLS * filled.length;
 }
 
 /** A table OCR was unsure of (the words of a chart, a photo) as the text of its rows, one paragraph each. */
