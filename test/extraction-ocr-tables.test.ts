@@ -191,14 +191,15 @@ describe('scanned prose', () => {
 });
 
 describe('a table in OCR words', () => {
+  const GRID = [
+    ['Item', 'Count', 'Share'],
+    ['Anchors', '120', '0.40'],
+    ['Bolts', '180', '0.60'],
+  ];
+
   /** A reading of a 3×3 ruled grid of numbers (words at `confidence`), with its rules, on a 1000-pixel square image. */
-  function gridReading(confidence: number): OcrOutput {
+  function gridReading(confidence: number, cells = GRID): OcrOutput {
     const wordBoxes: OcrWord[] = [];
-    const cells = [
-      ['Item', 'Count', 'Share'],
-      ['Anchors', '120', '0.40'],
-      ['Bolts', '180', '0.60'],
-    ];
     cells.forEach((row, r) =>
       row.forEach((text, c) => wordBoxes.push({ text, box: [0.12 + c * 0.25, 0.112 + r * 0.04, 0.12 + c * 0.25 + 0.012 * text.length, 0.126 + r * 0.04], line: r, confidence })),
     );
@@ -224,6 +225,13 @@ describe('a table in OCR words', () => {
     ]);
     // Unsure words in the same grid: no table on the page, so its text stays Tesseract's paragraphs.
     expect(layoutOcrTables(gridReading(45))).toBeNull();
+  });
+
+  it("is the text of its rows when its cells are a chart's strokes read as glyphs; a dash alone is a table's 'none'", () => {
+    const strokes = layoutOcrTables(gridReading(92, [['Item', '|', 'Share'], ['Anchors', '~~', '0.40'], ['Bolts', '__', '0.60']]));
+    expect(strokes).toBeNull();
+    const dashes = layoutOcrTables(gridReading(92, [['Item', 'Count', 'Share'], ['Anchors', '—', '0.40'], ['Bolts', '180', '—']]));
+    expect(dashes?.some((b) => b.kind === 'table')).toBe(true);
   });
 });
 
