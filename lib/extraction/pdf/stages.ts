@@ -380,14 +380,14 @@ function ocrTablesWanted(w: OcrWork): boolean {
 export const OCR_STAGES: readonly Stage<OcrWork, void | Promise<void>>[] = [
   {
     name: 'ocr',
-    does: "the page read by the OCR service, with its ruling lines when its tables are looked for; output below the confidence bar is not used (ocr/recognize.ts)",
+    does: 'the page read by the OCR service, with its ruling lines when its tables are looked for; every page read, blank or not, goes into the metadata (ocr/recognize.ts)',
     run: async (w) => {
       w.result = await recognizePage(w.ocr, w.input, w.text.page, w.tally, { rules: ocrTablesWanted(w) });
     },
   },
   {
     name: 'ocr-merge',
-    does: 'OCR text replaces an unusable text layer (laid out by FRAME_STAGES when its words and rules form a table: layoutOcrTables); a usable one keeps its blocks and gets the OCR paragraphs it lacks (ocr/merge.ts)',
+    does: 'OCR text replaces an unusable text layer, however unsure (laid out by FRAME_STAGES when its words and rules form a table: layoutOcrTables); a usable one keeps its blocks and gets the paragraphs it lacks from a sure reading (ocr/merge.ts)',
     run: (w) => {
       const tables = w.result && ocrTablesWanted(w) && ocrAccepted(w.result) ? layoutOcrTables(w.result) : null;
       w.text.blocks = tables ?? mergeOcr(w.text.blocks, w.text.usable, w.result, w.input.options.preserve_layout);
