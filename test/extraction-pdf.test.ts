@@ -352,6 +352,20 @@ describe('layout', () => {
     expect(markdown).not.toMatch(/^\|/m);
   });
 
+  it('keeps a picture\'s caption and the text under it out of the column beside it, on the same baselines', async () => {
+    const right = paragraph(`Beside ${words('br', 150)} ends.`, { x: 306, y: 700, width: 234 });
+    // Picture on the left from 490 to 700; its caption and a paragraph under it, on the right column's baselines.
+    const caption = paragraph('Figure 1: The pump station seen from the river, about 1920, with the engine house.', { x: 72, y: 700 - 12 * 19, width: 220 });
+    const under = paragraph(`Under ${words('un', 30)} ends.`, { x: 72, y: caption.y - 6, width: 220 });
+    const file = writePdf('picture-beside.pdf', [{ texts: [...right.texts, ...caption.texts, ...under.texts], image: { x: 72, y: 490, w: 220, h: 210 } }]);
+    const { markdown } = await run(file);
+    const body = markdown.trim().split('\n\n');
+    expect(body).toContain(`Beside ${words('br', 150)} ends.`);
+    expect(body).toContain('Figure 1: The pump station seen from the river, about 1920, with the engine house.');
+    expect(body).toContain(`Under ${words('un', 30)} ends.`);
+    expect(body.indexOf(`Under ${words('un', 30)} ends.`) - body.indexOf('Figure 1: The pump station seen from the river, about 1920, with the engine house.')).toBe(1);
+  });
+
   it('reads two columns followed at line spacing by a full-width bulleted list', async () => {
     const texts: PdfText[] = [{ x: 72, y: 740, text: 'Findings', size: 16, font: 'bold' }];
     const l = paragraph(`Left ${words('lc', 40)} ends here.`, { x: 72, y: 712, width: 222, leading: 12, gapAfter: 0 });
