@@ -34,6 +34,7 @@ import { ocrPageBlocks } from '@/lib/extraction/ocr/image';
 import { renderMarkdown } from '@/lib/document/render';
 import { createOcrService } from '@/lib/extraction/ocr';
 import {
+  chooseRender,
   chooseRenderDpi,
   parsePdfimagesList,
   parsePdfinfoPageSize,
@@ -240,6 +241,9 @@ describe('OCR helpers', () => {
     // Coarse scans are rendered at a whole multiple of their resolution, 200 dpi or more.
     expect(chooseRenderDpi([scan(150)], ...a4)).toBe(300);
     expect(chooseRenderDpi([scan(72)], ...a4)).toBe(216);
+    // ... and say so, for a second reading at the scan's own resolution when the finer one reads badly.
+    expect(chooseRender([scan(150)], ...a4)).toEqual({ dpi: 300, scanDpi: 150 });
+    expect(chooseRender([scan(300)], ...a4)).toEqual({ dpi: 300 });
     expect(chooseRenderDpi([], ...a4)).toBe(300);
     // A small logo does not decide the page's resolution.
     expect(chooseRenderDpi([{ width: 50, height: 50, ppi: 72, area: 5000 }], ...a4)).toBe(300);

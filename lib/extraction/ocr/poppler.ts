@@ -9,7 +9,7 @@ import { runProgram } from '../programs';
 import { ExtractionError } from '../types';
 import { stderrTail } from './common';
 import { imageSizes } from './dimensions';
-import { chooseRenderDpi, DEFAULT_RENDER_DPI, renderFailed, type PageImage, type RenderedPage } from './render-dpi';
+import { chooseRender, DEFAULT_RENDER_DPI, renderFailed, type PageImage, type RenderChoice, type RenderedPage } from './render-dpi';
 
 let popplerProbe: Promise<boolean> | null = null;
 
@@ -65,15 +65,20 @@ export function parsePdfinfoPageSize(output: string, page: number): { width: num
 
 /** The render dpi for a page, from poppler's view of its images. */
 export async function popplerPageDpi(pdfPath: string, page: number, signal: AbortSignal): Promise<number> {
+  return (await popplerPageRender(pdfPath, page, signal)).dpi;
+}
+
+/** popplerPageDpi, with the scan's own resolution when the choice is finer than it. */
+export async function popplerPageRender(pdfPath: string, page: number, signal: AbortSignal): Promise<RenderChoice> {
   const range = ['-f', String(page), '-l', String(page)];
   const [info, list] = await Promise.all([
     runProgram('pdfinfo', [...range, pdfPath], { signal, maxStdout: 1 << 20 }),
     runProgram('pdfimages', ['-list', ...range, pdfPath], { signal, maxStdout: 16 << 20 }),
   ]);
   const size = info.code === 0 ? parsePdfinfoPageSize(info.stdout.toString('utf8'), page) : null;
-  if (!size) return DEFAULT_RENDER_DPI;
+  if (!size) return { dpi: DEFAULT_RENDER_DPI };
   const images = list.code === 0 ? parsePdfimagesList(list.stdout.toString('utf8'), page) : [];
-  return chooseRenderDpi(images, size.width, size.height, extractionLimits().maxImagePixels);
+  return chooseRender(images, size.width, size.height, extractionLimits().maxImagePixels);
 }
 
 /** Refuses a rendered page over the pixel budget before OCR decodes it. */
@@ -99,7 +104,8 @@ export async function renderPdfPageWithPoppler(
   signal: AbortSignal,
   dpi?: number,
 ): Promise<RenderedPage> {
-  const resolution = dpi ?? (await popplerPageDpi(pdfPath, page, signal));
+  const choice = dpi ? { dpi } : await popplerPageRender(pdfPath, page, signal);
+  const resolution = choice.dpi;
   const base = path.join(tmpDir, `ocr-page-${page}-${process.hrtime.bigint()}`);
   const result = await runProgram(
     'pdftoppm',
@@ -113,5 +119,5 @@ export async function renderPdfPageWithPoppler(
     throw renderFailed(page, stderrTail(result.stderr).split(pdfPath).join('<document>').split(base).join('<output>'));
   }
   checkRenderedPage(file, page);
-  return { path: file, dpi: resolution };
+  return choice.scanDpi ? { path: file, dpi: resolution, scanDpi: choice.scanDpi } : { path: file, dpi: resolution };
 }

@@ -15,7 +15,8 @@ export const MAX_RENDER_DPI = 400;
  * Scans coarser than this are rendered at the smallest whole multiple of their resolution that
  * reaches it (150 ppi at 300 dpi, 72 at 216): Tesseract reads small print far better at about
  * 300 dpi. On the ICDAR pages scanned at 150 dpi: 10.9% of table cells misread instead of 14.3%,
- * at 1.8 times the OCR time.
+ * at 1.8 times the OCR time. A noisy scan can read worse so (its specks grown with the letters):
+ * a page that reads badly finer is read at its own resolution too (ocr/service.ts).
  */
 const UPSCALE_BELOW_DPI = 200;
 /** An image must cover this share of the page for its resolution to count as the scan's. */
@@ -32,6 +33,14 @@ export interface RenderedPage {
   /** PNG file in the scratch directory; the caller deletes it. */
   path: string;
   dpi: number;
+  /** The scan's own resolution, when the page was rendered finer than it (UPSCALE_BELOW_DPI). */
+  scanDpi?: number;
+}
+
+/** A render resolution, and the scan's own when that is coarser (rendered finer for OCR). */
+export interface RenderChoice {
+  dpi: number;
+  scanDpi?: number;
 }
 
 export interface PageImage {
@@ -52,9 +61,15 @@ export interface PageImage {
  * the pixel limits.
  */
 export function chooseRenderDpi(images: PageImage[], pageWidthPt: number, pageHeightPt: number, pixelBudget = MAX_RENDER_PIXELS): number {
+  return chooseRender(images, pageWidthPt, pageHeightPt, pixelBudget).dpi;
+}
+
+/** chooseRenderDpi, with the scan's own resolution when the choice is finer than it. */
+export function chooseRender(images: PageImage[], pageWidthPt: number, pageHeightPt: number, pixelBudget = MAX_RENDER_PIXELS): RenderChoice {
   const maxPixels = Math.min(MAX_RENDER_PIXELS, pixelBudget);
   const pageArea = pageWidthPt * pageHeightPt;
   let dpi = DEFAULT_RENDER_DPI;
+  let scanDpi: number | undefined;
   const largest = [...images].filter((i) => i.ppi > 0 && Number.isFinite(i.ppi)).sort((a, b) => b.area - a.area)[0];
   if (largest && pageArea > 0 && largest.area >= MIN_SCAN_COVERAGE * pageArea) {
     const ppi = Math.round(largest.ppi);
@@ -65,6 +80,7 @@ export function chooseRenderDpi(images: PageImage[], pageWidthPt: number, pageHe
       dpi = Math.max(MIN_RENDER_DPI, Math.floor(ppi / factor));
     } else if (ppi < UPSCALE_BELOW_DPI) {
       dpi = Math.min(MAX_RENDER_DPI, ppi * Math.ceil(UPSCALE_BELOW_DPI / ppi));
+      scanDpi = ppi;
     } else {
       dpi = Math.max(MIN_RENDER_DPI, ppi);
     }
@@ -74,7 +90,8 @@ export function chooseRenderDpi(images: PageImage[], pageWidthPt: number, pageHe
   let scale = 1;
   if (w * h > maxPixels) scale = Math.sqrt(maxPixels / (w * h));
   if (Math.max(w, h) * scale > MAX_RENDER_SIDE) scale = MAX_RENDER_SIDE / Math.max(w, h);
-  return scale < 1 ? Math.max(1, Math.floor(dpi * scale)) : dpi;
+  if (scale < 1) return { dpi: Math.max(1, Math.floor(dpi * scale)) };
+  return scanDpi ? { dpi, scanDpi } : { dpi };
 }
 
 export function renderFailed(page: number, detail: string): ExtractionError {

@@ -11,9 +11,9 @@ import { abortError } from './common';
 import { multiplyMatrix } from '../pdf/read/matrix';
 import { loadPdfjs, openDocument, RENDER_OPTIONS, type PdfDocument, type PdfPage } from '../pdf/read/pdfjs';
 import { popplerAvailable, renderPdfPageWithPoppler } from './poppler';
-import { chooseRenderDpi, renderFailed, type PageImage, type RenderedPage } from './render-dpi';
+import { chooseRender, renderFailed, type PageImage, type RenderedPage } from './render-dpi';
 
-export { chooseRenderDpi, DEFAULT_RENDER_DPI, MAX_RENDER_DPI, MIN_RENDER_DPI, type PageImage, type RenderedPage } from './render-dpi';
+export { chooseRender, chooseRenderDpi, DEFAULT_RENDER_DPI, MAX_RENDER_DPI, MIN_RENDER_DPI, type PageImage, type RenderChoice, type RenderedPage } from './render-dpi';
 export { parsePdfimagesList, parsePdfinfoPageSize, popplerAvailable, popplerPageDpi, renderPdfPageWithPoppler } from './poppler';
 
 // ---------------------------------------------------------------------------------------------
@@ -77,7 +77,8 @@ export async function renderPdfjsPage(
   try {
     const base = page.getViewport({ scale: 1 });
     const { maxImagePixels } = extractionLimits();
-    const resolution = dpi ?? chooseRenderDpi(await pdfjsPageImages(page), base.width, base.height, maxImagePixels);
+    const choice = dpi ? { dpi } : chooseRender(await pdfjsPageImages(page), base.width, base.height, maxImagePixels);
+    const resolution = choice.dpi;
     if (signal.aborted) throw abortError(signal);
     const viewport = page.getViewport({ scale: resolution / 72 });
     checkPixelBudget(`Page ${pageNumber} rendered for OCR`, Math.ceil(viewport.width), Math.ceil(viewport.height), maxImagePixels);
@@ -108,7 +109,7 @@ export async function renderPdfjsPage(
     }
     const file = path.join(tmpDir, `ocr-page-${pageNumber}-${process.hrtime.bigint()}.png`);
     await fs.promises.writeFile(file, await canvas.encode('png'));
-    return { path: file, dpi: resolution };
+    return choice.scanDpi ? { path: file, dpi: resolution, scanDpi: choice.scanDpi } : { path: file, dpi: resolution };
   } finally {
     page.cleanup();
   }
@@ -142,27 +143,28 @@ export class PdfPageRenderer {
     private readonly preferPoppler = true,
   ) {}
 
-  async render(pdfPath: string, page: number, signal: AbortSignal): Promise<RenderedPage> {
+  /** Renders page `page` at `dpi`, or at the resolution render-dpi.ts chooses. */
+  async render(pdfPath: string, page: number, signal: AbortSignal, dpi?: number): Promise<RenderedPage> {
     if (signal.aborted) throw abortError(signal);
     await fs.promises.mkdir(this.tmpDir, { recursive: true });
     if (this.preferPoppler && (await popplerAvailable())) {
       try {
-        return await renderPdfPageWithPoppler(pdfPath, page, this.tmpDir, signal);
+        return await renderPdfPageWithPoppler(pdfPath, page, this.tmpDir, signal, dpi);
       } catch (err) {
         // Over a limit, pdfjs would only do the same inside the worker.
         if (signal.aborted || (err instanceof ExtractionError && err.code !== 'OCR_FAILED')) throw err;
         // A page poppler cannot draw gets one more chance with pdfjs; its failure reports poppler's.
         try {
-          return await this.renderWithPdfjs(pdfPath, page, signal);
+          return await this.renderWithPdfjs(pdfPath, page, signal, dpi);
         } catch {
           throw err;
         }
       }
     }
-    return this.renderWithPdfjs(pdfPath, page, signal);
+    return this.renderWithPdfjs(pdfPath, page, signal, dpi);
   }
 
-  private async renderWithPdfjs(pdfPath: string, page: number, signal: AbortSignal): Promise<RenderedPage> {
+  private async renderWithPdfjs(pdfPath: string, page: number, signal: AbortSignal, dpi?: number): Promise<RenderedPage> {
     if (this.pdfjsDoc?.path !== pdfPath) {
       await this.closeDocument();
       this.pdfjsDoc = { path: pdfPath, doc: openPdfWithPdfjs(pdfPath) };
@@ -174,7 +176,7 @@ export class PdfPageRenderer {
       this.pdfjsDoc = null;
       throw renderFailed(page, err instanceof Error ? err.message : String(err));
     }
-    return renderPdfjsPage(doc, page, this.tmpDir, signal);
+    return renderPdfjsPage(doc, page, this.tmpDir, signal, dpi);
   }
 
   private async closeDocument(): Promise<void> {

@@ -113,11 +113,23 @@ export class TesseractOcrService implements OcrService {
     // Check the language data before spending time on rendering.
     await this.resolveLanguages(language);
     const rendered = await this.renderer.render(pdfPath, page, signal);
+    let out: OcrOutput;
     try {
-      return await this.readStraightened(rendered.path, language, rendered.dpi, signal, want);
+      out = await this.readStraightened(rendered.path, language, rendered.dpi, signal, want);
     } finally {
       await fs.promises.rm(rendered.path, { force: true });
     }
+    // A coarse scan rendered finer that reads badly so (noise grown with the letters) is read at
+    // its own resolution too, the better reading kept.
+    if (rendered.scanDpi && !out.blank && !(out.words > 0 && out.meanConfidence >= RETRY_BELOW_CONFIDENCE)) {
+      const native = await this.renderer.render(pdfPath, page, signal, rendered.scanDpi);
+      try {
+        out = betterOutput(out, await this.readStraightened(native.path, language, native.dpi, signal, want));
+      } finally {
+        await fs.promises.rm(native.path, { force: true });
+      }
+    }
+    return out;
   }
 
   /**
