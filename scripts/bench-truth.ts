@@ -87,7 +87,6 @@ function scannedDocument(doc: CorpusDocument, tmp: string): CorpusDocument {
   let made: string | null = null;
   return {
     ...doc,
-    name: doc.name,
     path: () => {
       made ??= (() => {
         const target = path.join(tmp, `scanned-${path.basename(doc.name)}`);

@@ -9,10 +9,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_LIMITS } from '@/lib/document/settings';
 import { tableGrid } from '@/lib/document/table-grid';
-import type { Block, QuarryDocument, Table, TableCell } from '@/lib/document/types';
+import type { QuarryDocument, Table, TableCell } from '@/lib/document/types';
 import { extractImage, extractPdf } from '@/lib/extraction/engine';
 import { createOcrService } from '@/lib/extraction/ocr';
-import type { GreyRaster } from '@/lib/extraction/ocr/raster';
+import { encodeGreyPng, type GreyRaster } from '@/lib/extraction/ocr/raster';
 import { findRules, inkBoxes } from '@/lib/extraction/ocr/rules';
 import type { OcrOutput, OcrWord } from '@/lib/extraction/ocr/types';
 import { ocrPage } from '@/lib/extraction/pdf/ocr/words';
@@ -20,10 +20,11 @@ import { layoutOcrTables } from '@/lib/extraction/pdf/stages';
 import { buildPdf, paragraph } from '@/lib/extraction/pdf/run/writer';
 import type { ExtractionOptions, ExtractResult } from '@/lib/extraction/types';
 import { extractInput, PDF_TYPE } from '@/test/support/extract-input';
+import { documentTables } from '@/test/support/pdf-extract';
 import { characterErrorRate } from '@/test/support/ocr-images';
 import { buildStructuredReport } from '@/test/support/pdf-report-fixture';
 import { COLUMNS, HEADER, range, row, shipments } from '@/test/support/pdf-table-pages';
-import { imageOnlyPdf, scanPages, scanPng } from '@/test/support/scanned';
+import { imageOnlyPdf, scanPages } from '@/test/support/scanned';
 
 const DPI = 200;
 const PNG_TYPE = { mime_type: 'image/png', extension: '.png' } as const;
@@ -45,14 +46,6 @@ async function extractScan(name: string, bytes: Uint8Array, type: { mime_type: s
   } finally {
     await ocr.close();
   }
-}
-
-function allBlocks(blocks: readonly Block[]): Block[] {
-  return blocks.flatMap((b) => (b.type === 'section' ? [b, ...allBlocks(b.content)] : [b]));
-}
-
-function tablesOf(doc: QuarryDocument | undefined): Table[] {
-  return allBlocks(doc?.blocks ?? []).filter((b): b is Table => b.type === 'table');
 }
 
 const cellText = (c: TableCell | null) => (c?.content ?? []).map((i) => (i.type === 'text' ? i.text : ' ')).join('').trim();
@@ -88,7 +81,7 @@ describe('a scanned ruled table', () => {
 
   it('as an image-only PDF: one table with every cell, the text around it in paragraphs, rows citing the page', async () => {
     const result = await extractScan('ruled-scan.pdf', imageOnlyPdf(scans, DPI), PDF_TYPE);
-    const tables = tablesOf(result.document);
+    const tables = documentTables(result.document);
     expect(tables).toHaveLength(1);
     expectGrid(grid(tables[0]), SHIPMENTS);
     expect(tables[0].header_rows).toBe(1);
@@ -103,16 +96,16 @@ describe('a scanned ruled table', () => {
   });
 
   it('as a PNG image: the same table', async () => {
-    const result = await extractScan('ruled-scan.png', scanPng(scans[0]), PNG_TYPE);
-    const tables = tablesOf(result.document);
+    const result = await extractScan('ruled-scan.png', encodeGreyPng(scans[0]), PNG_TYPE);
+    const tables = documentTables(result.document);
     expect(tables).toHaveLength(1);
     expectGrid(grid(tables[0]), SHIPMENTS);
   });
 
   it('with extract_tables false, or the layout preserved, the scan stays text', async () => {
     for (const options of [{ extract_tables: false }, { preserve_layout: true }]) {
-      const result = await extractScan('ruled-scan-text.png', scanPng(scans[0]), PNG_TYPE, options);
-      expect(tablesOf(result.document), JSON.stringify(options)).toHaveLength(0);
+      const result = await extractScan('ruled-scan-text.png', encodeGreyPng(scans[0]), PNG_TYPE, options);
+      expect(documentTables(result.document), JSON.stringify(options)).toHaveLength(0);
       expect(result.markdown).toMatch(/Central\s+Eyelets 5\s+128\s+1,340\.00/);
     }
   });
@@ -134,7 +127,7 @@ describe('a scanned report (tables with a spanning header and a wrapped cell, bo
   });
 
   it('finds the three tables, each with its true rows and columns, and no other', () => {
-    const tables = tablesOf(doc);
+    const tables = documentTables(doc);
     expect(tables).toHaveLength(3);
     expectGrid(grid(tables[0]), [
       ['Region', 'Revenue (M EUR)', '', 'Notes'],
@@ -161,14 +154,14 @@ describe('a scanned report (tables with a spanning header and a wrapped cell, bo
   });
 
   it('keeps the spanning header cell one cell over the two columns its rules enclose, with the header rows the text layer gives', () => {
-    const spanning = tablesOf(doc)[0].rows[0].find((c) => cellText(c).startsWith('Revenue'));
+    const spanning = documentTables(doc)[0].rows[0].find((c) => cellText(c).startsWith('Revenue'));
     expect(spanning?.col_span).toBe(2);
     const shape = (t: Table) => ({ header: t.header_rows, spans: t.rows.map((r) => r.map((c) => `${c.row_span ?? 1}x${c.col_span ?? 1}`).join(' ')) });
-    expect(tablesOf(doc).map(shape)).toEqual(tablesOf(born).map(shape));
+    expect(documentTables(doc).map(shape)).toEqual(documentTables(born).map(shape));
   });
 
   it('cites the pages the tables are on', () => {
-    expect(tablesOf(doc).map((t) => t.prov?.page)).toEqual([2, 2, 3]);
+    expect(documentTables(doc).map((t) => t.prov?.page)).toEqual([2, 2, 3]);
   });
 });
 
@@ -184,7 +177,7 @@ describe('scanned prose', () => {
     );
     const pdf = buildPdf([{ texts: [{ x: 72, y: 740, text: 'Survey progress', size: 16, font: 'bold' }, ...left.texts, ...right.texts] }]);
     const result = await extractScan('prose-scan.pdf', imageOnlyPdf(scanPages(pdf, DPI), DPI), PDF_TYPE);
-    expect(tablesOf(result.document)).toHaveLength(0);
+    expect(documentTables(result.document)).toHaveLength(0);
     expect(result.markdown).toMatch(/first Monday of the month/);
     expect(result.markdown).toMatch(/response rates were higher/);
   });

@@ -1,13 +1,13 @@
 /**
  * Scans of generated documents: each page of a PDF rendered to grey pixels by poppler's pdftoppm
- * (what a scanner would give, without the text layer), as PNG files or as an image-only PDF of
- * the same page sizes.
+ * (what a scanner would give, without the text layer), and an image-only PDF of them at the
+ * same page sizes (encodeGreyPng makes a scan a PNG file).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeGreyPng, type GreyRaster } from '@/lib/extraction/ocr/raster';
+import type { GreyRaster } from '@/lib/extraction/ocr/raster';
 import { buildPdf } from '@/lib/extraction/pdf/run/writer';
 
 /** A binary PGM (P5, 8 bits) as a grey raster. */
@@ -35,11 +35,6 @@ export function scanPages(pdf: Uint8Array, dpi: number): GreyRaster[] {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** A page scan as a PNG file. */
-export function scanPng(raster: GreyRaster): Buffer {
-  return encodeGreyPng(raster);
 }
 
 /** An image-only PDF of the scanned pages, each page the size of the original (`dpi` the scans' resolution). */

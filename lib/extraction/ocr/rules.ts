@@ -12,10 +12,8 @@
  * area (inFilledArea: a shaded bar cut up by its white letters). Vertical rules are found
  * the same way on the raster turned sideways.
  */
-import fs from 'node:fs';
-import { sniffImageFormat } from './common';
-import { imageSizes } from './dimensions';
-import { decodeWithCanvas, type GreyRaster } from './raster';
+import { decodeGreyFile, paperGrey } from './ink';
+import type { GreyRaster } from './raster';
 import type { OcrRules, OcrWord } from './types';
 
 /** A horizontal rule is at least this many text heights long (a table's row rules span several columns). */
@@ -40,8 +38,6 @@ const RULE_STRAIGHT_SHARE = 0.5;
 const MIN_GAP_PIXELS = 2;
 /** A pixel this much darker than the page's background is ink. */
 const INK_CONTRAST = 80;
-/** Larger images are not looked at (this process's memory: the decode holds 5 bytes a pixel). */
-const MAX_PIXELS = 40_000_000;
 
 interface Stroke {
   x0: number;
@@ -100,17 +96,6 @@ function inFilledArea(raster: GreyRaster, s: Stroke, threshold: number, textHeig
     if (dark > RULE_SIDE_MAX_DARK * (s.x1 - s.x0 + 1)) return true;
   }
   return false;
-}
-
-/** The background grey level: the most common one, in bins of four. */
-function background(raster: GreyRaster): number {
-  const { grey } = raster;
-  const histogram = new Uint32Array(64);
-  const step = Math.max(1, Math.floor(grey.length / 2_000_000));
-  for (let i = 0; i < grey.length; i += step) histogram[grey[i] >> 2]++;
-  let mode = 0;
-  for (let bin = 1; bin < 64; bin++) if (histogram[bin] > histogram[mode]) mode = bin;
-  return mode * 4 + 2;
 }
 
 /** A rule in pixels: the box of its stroke, along (x) and across (y) it. */
@@ -233,7 +218,7 @@ function inFractions(rules: PixelRules, width: number, height: number): OcrRules
  * lines of text, ascenders to descenders), in fractions of the image.
  */
 export function findRules(raster: GreyRaster, textHeight: number): OcrRules {
-  return inFractions(findPixelRules(raster, textHeight, Math.max(1, background(raster) - INK_CONTRAST)), raster.width, raster.height);
+  return inFractions(findPixelRules(raster, textHeight, Math.max(1, paperGrey(raster) - INK_CONTRAST)), raster.width, raster.height);
 }
 
 /**
@@ -261,9 +246,8 @@ function eraseRules(raster: GreyRaster, rules: PixelRules, textHeight: number, t
  * often) reach several pixels beyond their letters, which would make their line look larger and
  * lower than it is; the ink says where the letters are. A box without ink stays as it is.
  */
-export function inkBoxes(raster: GreyRaster, words: readonly OcrWord[]): OcrWord[] {
+export function inkBoxes(raster: GreyRaster, words: readonly OcrWord[], threshold = Math.max(1, paperGrey(raster) - INK_CONTRAST)): OcrWord[] {
   const { width, height, grey } = raster;
-  const threshold = Math.max(1, background(raster) - INK_CONTRAST);
   return words.map((w) => {
     const x0 = Math.max(0, Math.floor(w.box[0] * width));
     const x1 = Math.min(width, Math.ceil(w.box[2] * width));
@@ -342,23 +326,14 @@ export function withoutRuleGlyphs(words: readonly OcrWord[], rules: OcrRules, si
  * Null when it cannot be decoded here.
  */
 export async function imageGeometry(file: string, words: readonly OcrWord[], textHeight: number): Promise<ImageGeometry | null> {
-  let raster: GreyRaster;
-  try {
-    const bytes = await fs.promises.readFile(file);
-    const format = sniffImageFormat(bytes.subarray(0, 64));
-    if (!format || format === 'tiff' || format === 'heif') return null;
-    const [size] = imageSizes(bytes, format);
-    if (!size || size.width * size.height > MAX_PIXELS) return null;
-    raster = await decodeWithCanvas(bytes);
-  } catch {
-    return null;
-  }
-  const paper = background(raster);
+  const raster = await decodeGreyFile(file);
+  if (!raster) return null;
+  const paper = paperGrey(raster);
   const threshold = Math.max(1, paper - INK_CONTRAST);
   const h = Math.max(4, textHeight);
   const pixels = findPixelRules(raster, h, threshold);
   const rules = inFractions(pixels, raster.width, raster.height);
   const clean = withoutRuleGlyphs(words, rules, raster, h);
   const unruled = pixels.h.length || pixels.v.length ? eraseRules(raster, pixels, h, threshold, paper) : raster;
-  return { rules, words: inkBoxes(unruled, clean) };
+  return { rules, words: inkBoxes(unruled, clean, threshold) };
 }

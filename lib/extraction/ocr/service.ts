@@ -13,7 +13,8 @@ import { installedLanguagesText, languageSpec, requiredPack, SCRIPT_LANGUAGES, v
 import { prepareImage } from './prepare';
 import { PdfPageRenderer } from './render';
 import { imageGeometry } from './rules';
-import type { OcrOutput, OcrService, OcrWants, OcrWord } from './types';
+import type { OcrOutput, OcrService, OcrWants } from './types';
+import { textHeight } from './word-lines';
 
 /**
  * How a page is segmented: 'upright' takes the page as it is (Tesseract's layout analysis,
@@ -48,20 +49,6 @@ export async function imageFormatOf(file: string): Promise<ImageFormat> {
   } finally {
     await handle.close();
   }
-}
-
-/** The median height of the lines the words were read in, as a fraction of the image's height. */
-export function textHeight(words: readonly OcrWord[]): number {
-  const lines = new Map<number, [number, number]>();
-  for (const w of words) {
-    const l = lines.get(w.line);
-    if (l) {
-      l[0] = Math.min(l[0], w.box[1]);
-      l[1] = Math.max(l[1], w.box[3]);
-    } else lines.set(w.line, [w.box[1], w.box[3]]);
-  }
-  const heights = [...lines.values()].map(([top, bottom]) => bottom - top).sort((a, b) => a - b);
-  return heights.length ? heights[heights.length >> 1] : 0;
 }
 
 export class TesseractOcrService implements OcrService {
@@ -112,24 +99,23 @@ export class TesseractOcrService implements OcrService {
   async recognizePdfPage(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal, want: OcrWants = {}): Promise<OcrOutput> {
     // Check the language data before spending time on rendering.
     await this.resolveLanguages(language);
-    const rendered = await this.renderer.render(pdfPath, page, signal);
-    let out: OcrOutput;
+    const { out, scanDpi } = await this.readRendered(pdfPath, page, language, signal, want);
+    // A coarse scan rendered finer that reads badly so (noise grown with the letters) is read at
+    // its own resolution too, the better reading kept.
+    if (scanDpi && !out.blank && !(out.words > 0 && out.meanConfidence >= RETRY_BELOW_CONFIDENCE)) {
+      return betterOutput(out, (await this.readRendered(pdfPath, page, language, signal, want, scanDpi)).out);
+    }
+    return out;
+  }
+
+  /** Page `page` rendered (at `dpi`, or as render-dpi.ts chooses) and read; the scan's own dpi when the render was finer. */
+  private async readRendered(pdfPath: string, page: number, language: string | undefined, signal: AbortSignal, want: OcrWants, dpi?: number): Promise<{ out: OcrOutput; scanDpi?: number }> {
+    const rendered = await this.renderer.render(pdfPath, page, signal, dpi);
     try {
-      out = await this.readStraightened(rendered.path, language, rendered.dpi, signal, want);
+      return { out: await this.readStraightened(rendered.path, language, rendered.dpi, signal, want), scanDpi: rendered.scanDpi };
     } finally {
       await fs.promises.rm(rendered.path, { force: true });
     }
-    // A coarse scan rendered finer that reads badly so (noise grown with the letters) is read at
-    // its own resolution too, the better reading kept.
-    if (rendered.scanDpi && !out.blank && !(out.words > 0 && out.meanConfidence >= RETRY_BELOW_CONFIDENCE)) {
-      const native = await this.renderer.render(pdfPath, page, signal, rendered.scanDpi);
-      try {
-        out = betterOutput(out, await this.readStraightened(native.path, language, native.dpi, signal, want));
-      } finally {
-        await fs.promises.rm(native.path, { force: true });
-      }
-    }
-    return out;
   }
 
   /**

@@ -11,7 +11,8 @@
  * - read/: the text layer (PDFium, pdf.js), ruling lines and images, runs in reading frames;
  * - layout/: rows, segments, furniture, lines, blocks and lists; what a line's text says (titles);
  * - order/: reading order (column gutters, bands); tables/: bordered and borderless tables;
- * - ocr/: when a page needs OCR, and merging OCR text with the text layer;
+ * - ocr/: when a page needs OCR, merging OCR text with the text layer, OCR words as a text layer
+ *   (words.ts) and whether the tables found in them were read as text (tables.ts);
  * - model/: running furniture, heading levels, the document model;
  * - run/: reading page ranges, page threads, the warm-up document and the PDF writer it uses.
  *

@@ -27,6 +27,11 @@ export function ocrBlocks(text: string, preserveLayout: boolean, lines?: SourceL
   return blocks;
 }
 
+/** A paragraph of plain text read from `lines` lines (no size or weight: OCR does not tell them). */
+export function plainTextBlock(text: string, lines: number): Block {
+  return { kind: 'text', spans: [{ text, bold: false }], lines, size: 0, bold: false, chars: text.length };
+}
+
 function paragraphBlocks(paragraphs: string[], preserveLayout: boolean): Block[] {
   if (preserveLayout) return paragraphs.map((p) => ({ kind: 'raw', text: p.replace(/[ \t]+$/gm, '') }));
   return paragraphs.map((p) => {
@@ -36,7 +41,7 @@ function paragraphBlocks(paragraphs: string[], preserveLayout: boolean): Block[]
       .filter(Boolean)
       .reduce((acc, l) => joinLines(acc, l), '')
       .replace(/[ \t]+/g, ' ');
-    return { kind: 'text', spans: [{ text: joined, bold: false }], lines: p.split('\n').length, size: 0, bold: false, chars: joined.length };
+    return plainTextBlock(joined, p.split('\n').length);
   });
 }
 

@@ -10,7 +10,8 @@
  * lineMetrics); lines about the median's size (OCR_SAME_SIZE) have the body size, others a size
  * in proportion.
  */
-import type { OcrOutput, OcrWord } from '@/lib/extraction/ocr/types';
+import type { OcrOutput } from '@/lib/extraction/ocr/types';
+import { wordLines, type WordLine } from '@/lib/extraction/ocr/word-lines';
 import type { PageGraphics } from '../read/graphics';
 import type { Frame, Run } from '../read/runs';
 import { OCR_BASELINE_SHARE, OCR_BODY_SIZE, OCR_CAP_HEIGHT, OCR_LINE_EM, OCR_MIN_UPRIGHT_SHARE, OCR_SAME_SIZE } from '../settings';
@@ -24,33 +25,13 @@ export interface OcrPage {
 
 const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 
-interface LineBox {
-  top: number;
-  bottom: number;
-  words: OcrWord[];
-}
-
-/** The reading's lines (Tesseract's own), each with the vertical extent of its words. */
-function lineBoxes(words: readonly OcrWord[]): LineBox[] {
-  const lines = new Map<number, LineBox>();
-  for (const w of words) {
-    const l = lines.get(w.line);
-    if (l) {
-      l.top = Math.min(l.top, w.box[1]);
-      l.bottom = Math.max(l.bottom, w.box[3]);
-      l.words.push(w);
-    } else lines.set(w.line, { top: w.box[1], bottom: w.box[3], words: [w] });
-  }
-  return [...lines.values()];
-}
-
 /**
  * Whether the words lie as upright text in the image: a line's words follow each other along x
  * (left to right, or right to left for Hebrew and Arabic), each wider than its line is high when
  * it has three letters or more. A page Tesseract turned while reading it has its boxes in the
  * image as it was: those words run down the image or backwards.
  */
-function upright(lines: readonly LineBox[], aspect: number): boolean {
+function upright(lines: readonly WordLine[], aspect: number): boolean {
   let pairs = 0;
   let forward = 0;
   for (const l of lines) {
@@ -90,7 +71,7 @@ const middle = (values: number[]) => values.sort((a, b) => a - b)[values.length 
  * capitals, digits and ascenders start), else from its box (ascenders to descenders, as for CJK
  * whose characters fill the em).
  */
-function lineMetrics(l: LineBox): { baseline: number; height: number } {
+function lineMetrics(l: WordLine): { baseline: number; height: number } {
   const bottoms = l.words.filter((w) => onBaseline(w.text)).map((w) => w.box[3]);
   const tops = l.words.filter((w) => TALL.test(w.text)).map((w) => w.box[1]);
   if (bottoms.length && tops.length) {
@@ -107,7 +88,7 @@ export function ocrPage(out: OcrOutput): OcrPage | null {
   const size = out.size;
   if (!words?.length || !size || !(size.width > 0 && size.height > 0)) return null;
   const aspect = size.width / size.height;
-  const lines = lineBoxes(words);
+  const lines = wordLines(words);
   if (!upright(lines, aspect)) return null;
   const metrics = lines.map(lineMetrics);
   const body = middle(metrics.map((m) => m.height));
