@@ -26,6 +26,8 @@ const envSchema = z.object({
   QUARRY_ADMIN_PASSWORD: z.string().min(10, 'QUARRY_ADMIN_PASSWORD must be at least 10 characters').optional(),
   NEXTAUTH_SECRET: z.string().min(16, 'NEXTAUTH_SECRET must be at least 16 characters').optional(),
   QUARRY_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  QUARRY_SOURCES_ALLOW_PRIVATE: boolish,
+  QUARRY_SOURCE_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   QUARRY_INDEXING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   QUARRY_INDEXING_MAX_CHUNKS: z.coerce.number().int().min(1).default(100_000),
   QUARRY_INDEXING_TIMEOUT_S: z.coerce.number().positive().default(1800),
@@ -70,6 +72,8 @@ export interface Config {
     indexingMemoryMb: number;
   };
   webhooks: { allowInsecure: boolean; concurrency: number };
+  /** Sources may reach private, loopback and link-local addresses (a bucket or site on the local network). */
+  sources: { allowPrivate: boolean; concurrency: number };
   /** Where file bytes live: an S3-compatible bucket (`s3://bucket/prefix`), or the data directory when unset. */
   storage: { url: string | undefined; forcePathStyle: boolean };
   /** How long a pipeline run stays claimed without a heartbeat before another process takes it over. */
@@ -109,6 +113,7 @@ export function getConfig(): Config {
     },
     console: { adminEmail: e.QUARRY_ADMIN_EMAIL, adminPassword: e.QUARRY_ADMIN_PASSWORD, authSecret: e.NEXTAUTH_SECRET },
     webhooks: { allowInsecure: e.QUARRY_WEBHOOK_ALLOW_INSECURE, concurrency: e.QUARRY_WEBHOOK_CONCURRENCY },
+    sources: { allowPrivate: e.QUARRY_SOURCES_ALLOW_PRIVATE, concurrency: e.QUARRY_SOURCE_SYNC_CONCURRENCY },
     storage: { url: e.QUARRY_STORAGE_URL, forcePathStyle: e.QUARRY_S3_FORCE_PATH_STYLE },
     workflowLeaseMs: Math.round(e.QUARRY_WORKFLOW_LEASE_S * 1000),
     knowledgeBases: {

@@ -33,6 +33,9 @@ export const ID_PREFIXES = {
   request: 'req',
   run: 'run',
   user: 'usr',
+  source: 'src',
+  sourceRun: 'srun',
+  sourceItem: 'sitem',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -428,12 +428,12 @@ describe('keys limited to knowledge bases (knowledge_base_ids)', () => {
     const b = await createKb(app, { name: 'limit b' });
     const res = await createKey({ name: 'agent', knowledge_base_ids: [a, b, a] });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ scopes: ['files:*', 'extractions:*', 'kb:*'], knowledge_base_ids: [a, b] });
+    expect(res.body).toMatchObject({ scopes: ['files:*', 'extractions:*', 'kb:*', 'sources:*'], knowledge_base_ids: [a, b] });
     expect((await keyRow(res.body.id)).knowledgeBaseIds).toEqual([a, b]);
     const listed = (await allListed()).find((k) => k.id === res.body.id) as unknown as { knowledge_base_ids: string[] };
     expect(listed.knowledge_base_ids).toEqual([a, b]);
     const me = await app.call(meRoute.GET, { path: '/v1/me', key: res.body.key });
-    expect(me.body).toMatchObject({ kind: 'api_key', knowledge_base_ids: [a, b], scopes: ['files:*', 'extractions:*', 'kb:*'] });
+    expect(me.body).toMatchObject({ kind: 'api_key', knowledge_base_ids: [a, b], scopes: ['files:*', 'extractions:*', 'kb:*', 'sources:*'] });
 
     const narrow = await createKey({ name: 'searcher', scopes: ['kb:search'], knowledge_base_ids: [a] });
     expect(narrow.body).toMatchObject({ scopes: ['kb:search'], knowledge_base_ids: [a] });

@@ -27,6 +27,7 @@ export const LAYERS: string[][] = [
   ['users', 'files'],
   ['extraction', 'knowledge-bases'],
   ['ingestion'],
+  ['sources'],
   ['ops'],
   ['api'],
   ['mcp'],

@@ -106,7 +106,7 @@ describe('console sessions on the /v1 API', () => {
       expect([res.status, res.body.error.code], path).toEqual([403, 'INSUFFICIENT_SCOPE']);
     }
     const me = await app.call(meRoute.GET, { path: '/v1/me', ...asMember });
-    expect(me.body).toMatchObject({ kind: 'user', id: member, role: 'member', scopes: ['files:*', 'extractions:*', 'kb:*'] });
+    expect(me.body).toMatchObject({ kind: 'user', id: member, role: 'member', scopes: ['files:*', 'extractions:*', 'kb:*', 'sources:*'] });
   });
 
   it('rejects cross-site writes with a cookie, records the user on what they create', async () => {

@@ -22,7 +22,7 @@ const getFile = (id: string) => app.call(fileRoute.GET, { path: `/v1/files/${id}
 
 function row(id: string): FileRow {
   const at = new Date();
-  return { id, filename: 'a.txt', contentType: 'text/plain', extension: '.txt', size: 1, sha256: 'f'.repeat(64), storageKey: id, metadata: { a: { b: [1] } }, tags: ['x'], createdByKey: null, createdAt: at, updatedAt: at };
+  return { id, filename: 'a.txt', contentType: 'text/plain', extension: '.txt', size: 1, sha256: 'f'.repeat(64), storageKey: id, metadata: { a: { b: [1] } }, tags: ['x'], version: 1, source: null, createdByKey: null, createdAt: at, updatedAt: at };
 }
 
 describe('file rows kept in memory by the process that holds the embedded database', () => {

@@ -150,7 +150,7 @@ describe('keys limited to knowledge bases never widen themselves', () => {
     await app.db.update(apiKeys).set({ scopes: ['*'] }).where(eq(apiKeys.id, id));
     forgetCachedKeys();
     const me = await app.call(meRoute.GET, { path: '/v1/me', key });
-    expect(me.body).toMatchObject({ scopes: ['files:*', 'extractions:*', 'kb:*'], knowledge_base_ids: [a] });
+    expect(me.body).toMatchObject({ scopes: ['files:*', 'extractions:*', 'kb:*', 'sources:*'], knowledge_base_ids: [a] });
     const attempts = [
       await keyCreatedBy(key, { knowledge_base_ids: [a] }),
       await app.call(webhooksRoute.POST, { method: 'POST', path: '/v1/webhooks', key, body: { url: 'https://hooks.example.com/x', events: ['*'], secret: SECRET } }),
@@ -198,7 +198,7 @@ describe('console users need every scope a role grants', () => {
   it('checks the role in the service too: member scopes manage members only', async () => {
     const admin = await createAdminUser('boss@example.com');
     const ctx = (scopes: string[]) => ({ db: app.db, storage: null as never, requestId: null, principal: { keyId: 'key_x', name: 'x', scopes, allowedIps: null } });
-    const memberScopes = ['files:*', 'extractions:*', 'kb:*'];
+    const memberScopes = ['files:*', 'extractions:*', 'kb:*', 'sources:*'];
     const created = await createUser(ctx(memberScopes), { email: 'helper@example.com', password: PASSWORD, role: 'member' });
     await expect(createUser(ctx(memberScopes), { email: 'sneaky@example.com', password: PASSWORD, role: 'admin' })).rejects.toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
     await expect(updateUser(ctx(memberScopes), created.id, { role: 'admin' })).rejects.toMatchObject({ code: 'INSUFFICIENT_SCOPE' });

@@ -297,7 +297,7 @@ const ROWS: Row[] = [
     name: 'GET /v1/me',
     cases: [
       inside('its limits', () => ({ path: '/v1/me' }), 200, (res) => {
-        expect(res.body).toMatchObject({ kind: 'api_key', id: s.keyId, scopes: ['files:*', 'extractions:*', 'kb:*'] });
+        expect(res.body).toMatchObject({ kind: 'api_key', id: s.keyId, scopes: ['files:*', 'extractions:*', 'kb:*', 'sources:*'] });
         expect([...res.body.knowledge_base_ids].sort()).toEqual([s.kbA, s.kbA2].sort());
       }),
     ],
@@ -431,7 +431,7 @@ describe('deleting knowledge bases', () => {
 
     // The key may delete its own knowledge base; it is then left with none.
     expect((await app.call(handlerOf('DELETE /v1/knowledge-bases/{kb_id}'), { method: 'DELETE', ...kb(d), key })).status).toBe(204);
-    expect(await me()).toMatchObject({ knowledge_base_ids: [], scopes: ['files:*', 'extractions:*', 'kb:*'] });
+    expect(await me()).toMatchObject({ knowledge_base_ids: [], scopes: ['files:*', 'extractions:*', 'kb:*', 'sources:*'] });
     expect((await listed()).knowledge_base_ids).toEqual([]);
 
     // Never widened: it reaches nothing at all.
@@ -462,7 +462,7 @@ describe('deleting knowledge bases', () => {
 
 describe('the services hold every caller to the limit (the MCP server calls them with the same context)', () => {
   it('refuses and hides what lies outside the key’s knowledge bases without going through a route', async () => {
-    const principal = { keyId: 'key_service', name: 'service', scopes: ['files:*', 'extractions:*', 'kb:*'], allowedIps: null, knowledgeBaseIds: [s.kbA] };
+    const principal = { keyId: 'key_service', name: 'service', scopes: ['files:*', 'extractions:*', 'kb:*', 'sources:*'], allowedIps: null, knowledgeBaseIds: [s.kbA] };
     const ctx = { db: app.db, storage: app.storage, requestId: null, principal };
     const page = { limit: 100, offset: 0 };
     expect((await listKnowledgeBases(ctx, { ...page, sort_by: 'name', order: 'asc' })).items.map((k) => k.id)).toEqual([s.kbA]);

@@ -8,7 +8,7 @@ export type AuthRule = 'public' | 'authenticated' | 'admin' | Scope | readonly S
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface EndpointResponse<R extends z.ZodType | undefined> {
-  status: 200 | 201 | 204 | 207;
+  status: 200 | 201 | 202 | 204 | 207;
   description: string;
   /** The JSON body; none for 204. */
   schema?: R;

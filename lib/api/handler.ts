@@ -189,7 +189,7 @@ async function readJsonBody(request: Request): Promise<unknown> {
 
 function authorize(principal: Principal, rule: AuthRule): void {
   if (rule === 'public' || rule === 'authenticated') return;
-  // A key limited to knowledge bases holds only files, extractions and kb scopes (see lib/auth/reach.ts).
+  // A key limited to knowledge bases holds only files, extractions, kb and sources scopes (see lib/auth/reach.ts).
   const limited = principal.knowledgeBaseIds ? ' (it is limited to knowledge bases)' : '';
   if (rule === 'admin') {
     if (!isAdministrator(principal.scopes)) {

@@ -62,7 +62,7 @@ export function newKeyScopes(requested: string[] | undefined, knowledgeBaseIds: 
   const scopes = [...new Set(requested ?? KNOWLEDGE_BASE_KEY_SCOPES)];
   const beyond = scopesBeyondKnowledgeBases(scopes);
   if (beyond.length > 0) {
-    throw new ApiError('INVALID_REQUEST', `A key limited to knowledge bases can hold only files, extractions and kb scopes, not ${beyond.join(', ')}`, {
+    throw new ApiError('INVALID_REQUEST', `A key limited to knowledge bases can hold only files, extractions, kb and sources scopes, not ${beyond.join(', ')}`, {
       field: 'scopes',
       reason: 'not available to a key limited to knowledge bases',
       scopes: beyond,

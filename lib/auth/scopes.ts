@@ -11,6 +11,9 @@ export const SCOPES = [
   'kb:write',
   'kb:search',
   'kb:*',
+  'sources:read',
+  'sources:write',
+  'sources:*',
   'api-keys:*',
   'webhooks:*',
   '*',
@@ -50,10 +53,11 @@ export function isAdministrator(held: readonly string[]): boolean {
 }
 
 /**
- * What a key limited to knowledge bases may hold: the file, extraction and knowledge-base scopes.
+ * What a key limited to knowledge bases may hold: the file, extraction, knowledge-base and source scopes
+ * (a source belongs to one knowledge base).
  * Webhooks and the event log see every knowledge base, and administration reaches everything.
  */
-export const KNOWLEDGE_BASE_KEY_SCOPES = ['files:*', 'extractions:*', 'kb:*'] as const satisfies readonly Scope[];
+export const KNOWLEDGE_BASE_KEY_SCOPES = ['files:*', 'extractions:*', 'kb:*', 'sources:*'] as const satisfies readonly Scope[];
 
 /** The scopes of `held` a key limited to knowledge bases may not hold (`*`, `api-keys:*`, `webhooks:*`). */
 export function scopesBeyondKnowledgeBases(held: readonly string[]): string[] {
@@ -78,7 +82,7 @@ export function ungrantableScopes(held: readonly string[], requested: readonly s
  */
 export const ROLE_SCOPES = {
   admin: ['*'],
-  member: ['files:*', 'extractions:*', 'kb:*'],
+  member: ['files:*', 'extractions:*', 'kb:*', 'sources:*'],
 } as const satisfies Record<string, readonly Scope[]>;
 
 export type ConsoleRole = keyof typeof ROLE_SCOPES;

@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   'document.deleted',
   'knowledge_base.created',
   'knowledge_base.deleted',
+  'source.sync.completed',
+  'source.sync.failed',
   'user.created',
   'user.updated',
   'user.password_reset',

@@ -1,10 +1,10 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { filesInReach } from '@/lib/auth/reach';
 import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
 import { isExtractionLayout } from '@/lib/document/layout';
-import { extractionDocuments, extractionLayouts, extractions, type ExtractionRow } from '@/lib/db/schema';
+import { extractionDocuments, extractionLayouts, extractions, files, type ExtractionRow } from '@/lib/db/schema';
 import type { QuarryDocument } from '@/lib/document/types';
 import { checkFileIdShape, getFileRow } from '@/lib/files/service';
 import { newId } from '@/lib/ids';
@@ -56,6 +56,8 @@ export async function insertExtraction(
       id: newId('extraction'),
       fileId,
       status: 'pending',
+      // The version read now is the one whose bytes the task will find (see runExtractionTask).
+      fileVersion: sql`(select ${files.version} from ${files} where ${files.id} = ${fileId})`,
       mode: input.mode,
       options: { ...input.options },
       createdByKey: ctx.principal?.keyId ?? null,

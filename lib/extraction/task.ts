@@ -141,6 +141,16 @@ export async function runExtractionTask(ctx: ServiceContext, id: string): Promis
   }
   const [file] = await ctx.db.select().from(files).where(eq(files.id, row.fileId)).limit(1);
   if (!file) return { status: 'skipped' }; // the file was deleted, taking the task with it
+  if (file.version !== row.fileVersion) {
+    // Only the newest version's bytes are kept; the extraction that reads them was started with it.
+    await failExtraction(
+      ctx,
+      id,
+      'FILE_CHANGED',
+      `The file changed (it is at version ${file.version} now) before this extraction of version ${row.fileVersion} ran; only the newest version is kept`,
+    );
+    return { status: 'failed' };
+  }
 
   const { extraction: limits } = getConfig();
   const tmpDir = await makeScratchDir();

@@ -82,6 +82,8 @@ export const EXTRACTION_ERROR_CODES = [
   'RESOURCE_LIMIT_EXCEEDED',
   'UNSUPPORTED_FORMAT',
   'CANCELLED',
+  /** The file became a newer version (a source synced it) before this extraction of the older one ran. */
+  'FILE_CHANGED',
   'INTERNAL_ERROR',
 ] as const;
 export type ExtractionErrorCode = (typeof EXTRACTION_ERROR_CODES)[number];

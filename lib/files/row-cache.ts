@@ -2,8 +2,9 @@ import type { FileRow } from '@/lib/db/schema';
 
 /**
  * File rows kept in memory, for a process that is its database's sole user (the embedded
- * database): a file row is written once, when the upload is committed, and only ever deleted
- * after that, so a kept row is the row until deleteFile forgets it. Reading a file by id is the
+ * database): a file row is written when the upload is committed, and after that only deleted or
+ * moved to a new version by a source sync, each of which forgets it, so a kept row is the row
+ * until then. Reading a file by id is the
  * API's most frequent read (GET /v1/files/{id}, and the check that a file exists before an
  * extraction or a knowledge-base document is created).
  *

@@ -22,6 +22,10 @@ export interface FileView {
   sha256: string;
   metadata: Record<string, unknown>;
   tags: string[];
+  /** 1 for an upload; each change a source syncs makes the next version. */
+  version: number;
+  /** The source item the file is kept in step with, or null for an upload. */
+  source_item: { id: string; source_id: string; key: string; url: string } | null;
   created_at: string;
   updated_at: string;
 }
@@ -37,6 +41,8 @@ export function toFileView(row: FileRow): FileView {
     sha256: row.sha256,
     metadata: row.metadata,
     tags: row.tags,
+    version: row.version,
+    source_item: row.source ? { id: row.source.item_id, source_id: row.source.source_id, key: row.source.key, url: row.source.url } : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -7,6 +7,8 @@ import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
 import { reindexWorkflow } from '@/lib/knowledge-bases/reindex-workflow';
 import { sweepVectorBacklog, vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
 import { failWaitingDocumentsWorkflow, releaseWaitingDocumentsWorkflow } from '@/lib/knowledge-bases/waiting-workflow';
+import { enqueueDueSyncs, settleWaitingRuns } from '@/lib/sources/sync';
+import { settleOnFailedWorkflow, settleOnIndexedWorkflow, sourceSyncWorkflow } from '@/lib/sources/sync-workflow';
 import { webhookDeliveryWorkflow } from '@/lib/webhooks/delivery-workflow';
 import { setWorkflowNotifier } from '@/lib/workflows/dispatch';
 import { EmbeddedRunner } from '@/lib/workflows/embedded';
@@ -26,6 +28,9 @@ export const WORKFLOWS: WorkflowDefinition<any>[] = [
   releaseWaitingDocumentsWorkflow,
   failWaitingDocumentsWorkflow,
   vectorIndexWorkflow,
+  sourceSyncWorkflow,
+  settleOnIndexedWorkflow,
+  settleOnFailedWorkflow,
 ];
 
 // Domain events start the workflows subscribed to them (lib/workflows/triggers.ts).
@@ -54,8 +59,9 @@ const globalForEngine = globalThis as unknown as { __quarryWorkflowEngine?: Prom
 const SWEEP_MS = 60_000;
 
 /**
- * Every minute, ends tasks whose runner is gone for good (see sweepStaleExtractions) and queues a
- * run for chunks left waiting for the vector index (see sweepVectorBacklog).
+ * Every minute, ends tasks whose runner is gone for good (see sweepStaleExtractions), queues a
+ * run for chunks left waiting for the vector index (see sweepVectorBacklog), starts the source
+ * syncs their schedules make due, and completes syncs whose documents have all ended.
  */
 function startSweeper(): () => void {
   const timer = setInterval(() => {
@@ -63,6 +69,8 @@ function startSweeper(): () => void {
       .then(async (ctx) => {
         await sweepStaleExtractions(ctx);
         await sweepVectorBacklog(ctx.db);
+        await enqueueDueSyncs(ctx);
+        await settleWaitingRuns(ctx);
       })
       .catch((err) => console.error('background sweep failed', err));
   }, SWEEP_MS);

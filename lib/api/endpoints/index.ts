@@ -5,13 +5,14 @@ import * as files from './files';
 import * as knowledgeBases from './knowledge-bases';
 import * as mcp from './mcp';
 import * as operations from './operations';
+import * as sources from './sources';
 import * as users from './users';
 import * as webhooks from './webhooks';
 
 /** Every operation of the API, by operationId. */
-export const endpoints = { ...files, ...extractions, ...knowledgeBases, ...webhooks, ...users, ...apiKeys, ...operations, ...mcp };
+export const endpoints = { ...files, ...extractions, ...knowledgeBases, ...sources, ...webhooks, ...users, ...apiKeys, ...operations, ...mcp };
 
-const GROUPS = [files, extractions, knowledgeBases, webhooks, users, apiKeys, operations, mcp].map((group) => Object.values(group) as Endpoint[]);
+const GROUPS = [files, extractions, knowledgeBases, sources, webhooks, users, apiKeys, operations, mcp].map((group) => Object.values(group) as Endpoint[]);
 const METHOD_ORDER = ['GET', 'POST', 'PATCH', 'DELETE'];
 
 /**

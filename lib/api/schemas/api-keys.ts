@@ -33,7 +33,7 @@ export const createApiKeyBody = z
       .nullable()
       .optional()
       .meta({
-        description: `${KNOWLEDGE_BASE_LIMIT_DESCRIPTION} Each must exist (404 KNOWLEDGE_BASE_NOT_FOUND). With it, scopes may only be files, extractions and kb scopes and default to files:*, extractions:*, kb:*.`,
+        description: `${KNOWLEDGE_BASE_LIMIT_DESCRIPTION} Each must exist (404 KNOWLEDGE_BASE_NOT_FOUND). With it, scopes may only be files, extractions, kb and sources scopes and default to files:*, extractions:*, kb:*, sources:*.`,
         example: ['kb_01jd0000000000000000000000'],
       }),
   })

@@ -22,6 +22,16 @@ const fileBase = {
   size: z.number().int().meta({ description: 'Bytes' }),
   sha256: z.string().meta({ description: 'SHA-256 of the content, hex', example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }),
   tags: z.array(z.string()),
+  version: z.number().int().min(1).meta({ description: '1 for an upload; each change a source syncs stores the next version of the same file', example: 1 }),
+  source_item: z
+    .object({
+      id: z.string().meta({ example: 'sitem_01jd0000000000000000000000' }),
+      source_id: z.string().meta({ example: 'src_01jd0000000000000000000000' }),
+      key: z.string().meta({ description: "The item's key in the source: an object key, a URL", example: 'handbook/leave.pdf' }),
+      url: z.string().meta({ description: 'Where it can be opened', example: 's3://company-docs/handbook/leave.pdf' }),
+    })
+    .nullable()
+    .meta({ description: 'The source item the file is kept in step with; null for an upload' }),
   created_at: timestamp,
 };
 

@@ -30,7 +30,7 @@ const strategyFields = z.object({
 });
 
 /** Checks overlap < chunk_size once defaults are known (the stored strategy fills omitted fields on update). */
-const chunkingStrategyInput = strategyFields
+export const chunkingStrategyInput = strategyFields
   .strict()
   .superRefine((s, ctx) => {
     if (s.overlap !== undefined && s.chunk_size !== undefined && s.overlap >= s.chunk_size) {

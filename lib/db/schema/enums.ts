@@ -23,3 +23,15 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** knowledge_bases.embedding_provider: where a knowledge base's vectors come from. */
 export const EMBEDDING_PROVIDERS = ['builtin', 'openai', 'transformers'] as const;
 export type EmbeddingProviderName = (typeof EMBEDDING_PROVIDERS)[number];
+
+/** source_runs.status: queued, running (listing and fetching), indexing (waiting for its documents), then completed or failed. */
+export const SOURCE_RUN_STATUSES = ['queued', 'running', 'indexing', 'completed', 'failed'] as const;
+export type SourceRunStatus = (typeof SOURCE_RUN_STATUSES)[number];
+
+/** source_runs.trigger: what started a sync. */
+export const SOURCE_RUN_TRIGGERS = ['created', 'manual', 'schedule', 'retry'] as const;
+export type SourceRunTrigger = (typeof SOURCE_RUN_TRIGGERS)[number];
+
+/** source_run_items.outcome: what a sync did with one item (null while it is still to do). */
+export const SOURCE_ITEM_OUTCOMES = ['added', 'updated', 'unchanged', 'deleted', 'failed', 'skipped'] as const;
+export type SourceItemOutcome = (typeof SOURCE_ITEM_OUTCOMES)[number];

@@ -12,6 +12,8 @@ export const extractions = pgTable(
       .notNull()
       .references(() => files.id, { onDelete: 'cascade' }),
     status: text('status', { enum: EXTRACTION_STATUSES }).notNull(),
+    /** The file's version this extraction reads (files.version when it was created). */
+    fileVersion: integer('file_version').notNull().default(1),
     mode: text('mode', { enum: EXTRACTION_MODES }).notNull(),
     options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),
     progress: integer('progress').notNull().default(0),

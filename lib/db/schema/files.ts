@@ -1,4 +1,14 @@
-import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Where a file synced from a source came from (the source item's identity never changes). */
+export interface FileSourceValue {
+  source_id: string;
+  item_id: string;
+  /** The item's key in the source: an object key, a URL. */
+  key: string;
+  /** Where it can be opened: s3://bucket/key, https://… */
+  url: string;
+}
 
 export const files = pgTable(
   'files',
@@ -12,6 +22,10 @@ export const files = pgTable(
     storageKey: text('storage_key').notNull(),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     tags: text('tags').array().notNull().default([]),
+    /** 1 for an upload; a source item that changed becomes the next version of the same file. */
+    version: integer('version').notNull().default(1),
+    /** For a file a source keeps in step: which item of which source it is (null for uploads). */
+    source: jsonb('source').$type<FileSourceValue>(),
     createdByKey: text('created_by_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

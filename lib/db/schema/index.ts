@@ -8,3 +8,4 @@ export * from './workflows';
 export * from './knowledge-bases';
 export * from './webhooks';
 export * from './users';
+export * from './sources';
