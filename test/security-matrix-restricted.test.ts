@@ -9,14 +9,14 @@ import { createKnowledgeBase, getKnowledgeBase, listKnowledgeBases } from '@/lib
 import { useTestApp, type CallOptions, type TestResponse } from '@/test/support/app';
 import { formWith } from '@/test/support/fixtures';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
-import { ROUTE_FILES, routeFileOf, type Method } from './support/routes';
+import { ROUTE_FILES, routeFileOf, sourcesRoute, type Method } from './support/routes';
 
 /*
  * The security matrix for API keys limited to knowledge bases: one row per protected operation of
  * the endpoint list (test/security-matrix.test.ts covers keys, scopes and addresses). The key here
  * is limited to knowledge bases A and A2 and holds every scope such a key can hold; B is another
  * knowledge base. Each row says what the key gets inside A and for B's things: B's knowledge base,
- * documents, files and extractions answer 404 as if they did not exist, lists show only A's, and
+ * documents, files, extractions and sources answer 404 as if they did not exist, lists show only A's, and
  * everything that reaches beyond knowledge bases (creating one, free-standing files, keys,
  * webhooks, events, users, maintenance) is 403.
  */
@@ -47,6 +47,8 @@ const s = {
   bBytes: '',
   key: '',
   keyId: '',
+  srcA: '',
+  srcB: '',
 };
 
 type Request = Omit<CallOptions, 'method' | 'key' | 'ip'>;
@@ -70,6 +72,9 @@ const FILE_404: Expected = { status: 404, code: 'FILE_NOT_FOUND' };
 const EXT_404: Expected = { status: 404, code: 'EXTRACTION_NOT_FOUND' };
 const DOC_404: Expected = { status: 404, code: 'DOCUMENT_NOT_FOUND' };
 const REFUSED: Expected = { status: 403, code: 'INSUFFICIENT_SCOPE' };
+const SOURCE_404: Expected = { status: 404, code: 'SOURCE_NOT_FOUND' };
+const source = (id: string, rest = '') => ({ path: `/v1/sources/${id}${rest}`, params: { source_id: id } });
+const MISSING_RUN_ID = 'srun_01jd0000000000000000000000';
 
 const kb = (id: string, rest = '') => ({ path: `/v1/knowledge-bases/${id}${rest}`, params: { kb_id: id } });
 const doc = (kbId: string, docId: string, rest = '') => ({
@@ -273,6 +278,43 @@ const ROWS: Row[] = [
       ],
     }),
   ),
+  {
+    name: 'GET /v1/sources',
+    cases: [
+      inside('only the sources of A and A2', () => ({ path: '/v1/sources?limit=100' }), 200, (res) => {
+        expect(idsOf(res)).toEqual([s.srcA]);
+        expect(res.body.total).toBe(1);
+      }),
+      inside('B’s sources, asked for by knowledge base: none', () => ({ path: `/v1/sources?knowledge_base_id=${s.kbB}` }), 200, (res) => {
+        expect(res.body.items).toEqual([]);
+      }),
+    ],
+  },
+  {
+    name: 'POST /v1/sources',
+    cases: [
+      outside('into B', () => ({ path: '/v1/sources', body: { type: 'url', knowledge_base_id: s.kbB, config: { url: 'https://93.184.216.34/b.pdf' }, sync: false } }), KB_404),
+      inside('into A', () => ({ path: '/v1/sources', body: { type: 'url', knowledge_base_id: s.kbA, config: { url: 'https://93.184.216.34/a.pdf' }, sync: false } }), 201, (res) => {
+        expect(res.body.knowledge_base_id).toBe(s.kbA);
+      }),
+    ],
+  },
+  {
+    name: 'POST /v1/sources/test',
+    cases: [{ what: 'a loopback address', request: () => ({ path: '/v1/sources/test', body: { type: 'url', config: { url: 'http://127.0.0.1:9/' } } }), expect: { status: 400, code: 'INVALID_REQUEST' } }],
+  },
+  { name: 'GET /v1/sources/{source_id}', cases: [inside('A’s source', () => source(s.srcA), 200), outside('B’s source', () => source(s.srcB), SOURCE_404)] },
+  {
+    name: 'PATCH /v1/sources/{source_id}',
+    cases: [inside('A’s source', () => ({ ...source(s.srcA), body: { name: 'renamed by the limited key' } }), 200), outside('B’s source', () => ({ ...source(s.srcB), body: { enabled: false } }), SOURCE_404)],
+  },
+  { name: 'DELETE /v1/sources/{source_id}', cases: [outside('B’s source', () => source(s.srcB), SOURCE_404)] },
+  { name: 'POST /v1/sources/{source_id}/sync', cases: [outside('B’s source', () => source(s.srcB, '/sync'), SOURCE_404)] },
+  { name: 'GET /v1/sources/{source_id}/runs', cases: [inside('A’s source', () => source(s.srcA, '/runs'), 200), outside('B’s source', () => source(s.srcB, '/runs'), SOURCE_404)] },
+  {
+    name: 'GET /v1/sources/{source_id}/runs/{run_id}',
+    cases: [outside('B’s source', () => ({ path: `/v1/sources/${s.srcB}/runs/${MISSING_RUN_ID}`, params: { source_id: s.srcB, run_id: MISSING_RUN_ID } }), SOURCE_404)],
+  },
   { name: 'GET /v1/webhooks', cases: [refused(() => ({ path: '/v1/webhooks' }))] },
   { name: 'POST /v1/webhooks', cases: [refused(() => ({ path: '/v1/webhooks', body: { url: 'https://hooks.example.com/x', events: ['*'], secret: 'a secret of some length' } }))] },
   { name: 'GET /v1/webhooks/{webhook_id}', cases: [refused(() => webhook())] },
@@ -363,6 +405,16 @@ beforeAll(async () => {
     extFree: free.extractionId,
   });
   await drainWorkflows(app);
+  // Sources that never sync here (no first sync, a public address that is never called).
+  for (const [field, kbId] of [['srcA', s.kbA], ['srcB', s.kbB]] as const) {
+    const res = await app.call(sourcesRoute.POST, {
+      method: 'POST',
+      path: '/v1/sources',
+      body: { type: 'url', knowledge_base_id: kbId, config: { url: `https://93.184.216.34/${field}.pdf` }, sync: false },
+    });
+    expect(res.status, res.text).toBe(201);
+    s[field] = res.body.id;
+  }
   const limited = await app.createKey({ name: 'limited to A and A2', knowledgeBaseIds: [s.kbA, s.kbA2] });
   s.key = limited.key;
   s.keyId = limited.id;

@@ -52,6 +52,8 @@ const EXTRACTIONS_WRITE: Requirement = {
 const KB_READ: Requirement = { label: 'kb:read', required: 'kb:read', grantedBy: ['kb:read', 'kb:*', '*'] };
 const KB_WRITE: Requirement = { label: 'kb:write', required: 'kb:write', grantedBy: ['kb:write', 'kb:*', '*'] };
 const KB_SEARCH: Requirement = { label: 'kb:search or kb:read', required: 'kb:search', grantedBy: ['kb:search', 'kb:read', 'kb:*', '*'] };
+const SOURCES_READ: Requirement = { label: 'sources:read', required: 'sources:read', grantedBy: ['sources:read', 'sources:*', '*'] };
+const SOURCES_WRITE: Requirement = { label: 'sources:write', required: 'sources:write', grantedBy: ['sources:write', 'sources:*', '*'] };
 const WEBHOOKS: Requirement = { label: 'webhooks:*', required: 'webhooks:*', grantedBy: ['webhooks:*', '*'] };
 const ADMIN: Requirement = { label: 'administrator', required: 'api-keys:*', grantedBy: ['api-keys:*', '*'] };
 /** Console users: signing in as a user yields that user's scopes, so only a holder of every scope manages them. */
@@ -66,6 +68,8 @@ const MISSING_KB_ID = 'kb_01jd0000000000000000000000';
 const MISSING_WEBHOOK_ID = 'wh_01jd0000000000000000000000';
 const MISSING_DELIVERY_ID = 'del_01jd0000000000000000000000';
 const MISSING_DOCUMENT_ID = 'doc_01jd0000000000000000000000';
+const MISSING_SOURCE_ID = 'src_01jd0000000000000000000000';
+const MISSING_RUN_ID = 'srun_01jd0000000000000000000000';
 
 interface ProtectedRoute {
   name: string;
@@ -395,6 +399,80 @@ const PROTECTED: ProtectedRoute[] = [
     allowed: { status: 200 },
   },
 
+  {
+    name: 'GET /v1/sources',
+    file: 'app/v1/sources/route.ts',
+    method: 'GET',
+    requirement: SOURCES_READ,
+    request: () => ({ path: '/v1/sources' }),
+    allowed: { status: 200 },
+  },
+  {
+    name: 'POST /v1/sources',
+    file: 'app/v1/sources/route.ts',
+    method: 'POST',
+    requirement: SOURCES_WRITE,
+    // A knowledge base that does not exist: an allowed caller creates nothing.
+    request: () => ({ path: '/v1/sources', body: { type: 'url', knowledge_base_id: MISSING_KB_ID, config: { url: 'https://example.com/a.pdf' } } }),
+    allowed: { status: 404, code: 'KNOWLEDGE_BASE_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/sources/test',
+    file: 'app/v1/sources/test/route.ts',
+    method: 'POST',
+    requirement: SOURCES_WRITE,
+    // A loopback address, refused before any request is made.
+    request: () => ({ path: '/v1/sources/test', body: { type: 'url', config: { url: 'http://127.0.0.1:9/a.pdf' } } }),
+    allowed: { status: 400, code: 'INVALID_REQUEST' },
+  },
+  {
+    name: 'GET /v1/sources/{source_id}',
+    file: 'app/v1/sources/[source_id]/route.ts',
+    method: 'GET',
+    requirement: SOURCES_READ,
+    request: () => ({ path: `/v1/sources/${MISSING_SOURCE_ID}`, params: { source_id: MISSING_SOURCE_ID } }),
+    allowed: { status: 404, code: 'SOURCE_NOT_FOUND' },
+  },
+  {
+    name: 'PATCH /v1/sources/{source_id}',
+    file: 'app/v1/sources/[source_id]/route.ts',
+    method: 'PATCH',
+    requirement: SOURCES_WRITE,
+    request: () => ({ path: `/v1/sources/${MISSING_SOURCE_ID}`, params: { source_id: MISSING_SOURCE_ID }, body: { enabled: false } }),
+    allowed: { status: 404, code: 'SOURCE_NOT_FOUND' },
+  },
+  {
+    name: 'DELETE /v1/sources/{source_id}',
+    file: 'app/v1/sources/[source_id]/route.ts',
+    method: 'DELETE',
+    requirement: SOURCES_WRITE,
+    request: () => ({ path: `/v1/sources/${MISSING_SOURCE_ID}`, params: { source_id: MISSING_SOURCE_ID } }),
+    allowed: { status: 404, code: 'SOURCE_NOT_FOUND' },
+  },
+  {
+    name: 'POST /v1/sources/{source_id}/sync',
+    file: 'app/v1/sources/[source_id]/sync/route.ts',
+    method: 'POST',
+    requirement: SOURCES_WRITE,
+    request: () => ({ path: `/v1/sources/${MISSING_SOURCE_ID}/sync`, params: { source_id: MISSING_SOURCE_ID } }),
+    allowed: { status: 404, code: 'SOURCE_NOT_FOUND' },
+  },
+  {
+    name: 'GET /v1/sources/{source_id}/runs',
+    file: 'app/v1/sources/[source_id]/runs/route.ts',
+    method: 'GET',
+    requirement: SOURCES_READ,
+    request: () => ({ path: `/v1/sources/${MISSING_SOURCE_ID}/runs`, params: { source_id: MISSING_SOURCE_ID } }),
+    allowed: { status: 404, code: 'SOURCE_NOT_FOUND' },
+  },
+  {
+    name: 'GET /v1/sources/{source_id}/runs/{run_id}',
+    file: 'app/v1/sources/[source_id]/runs/[run_id]/route.ts',
+    method: 'GET',
+    requirement: SOURCES_READ,
+    request: () => ({ path: `/v1/sources/${MISSING_SOURCE_ID}/runs/${MISSING_RUN_ID}`, params: { source_id: MISSING_SOURCE_ID, run_id: MISSING_RUN_ID } }),
+    allowed: { status: 404, code: 'SOURCE_NOT_FOUND' },
+  },
   {
     name: 'GET /v1/webhooks',
     file: 'app/v1/webhooks/route.ts',

@@ -137,13 +137,20 @@ describe('validate', () => {
     const err = await webSource.validate!(config, { allowPrivate: false }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SourceError);
     expect((err as SourceError).code).toBe('SOURCE_ADDRESS_BLOCKED');
-    expect((err as Error).message).toMatch(/^start_url: 127\.0\.0\.1 resolves to 127\.0\.0\.1, which is not a public address/);
+    expect((err as Error).message).toMatch(/^start_url: 127\.0\.0\.1 is not a public address/);
     await expect(webSource.validate!(config, { allowPrivate: true })).resolves.toBeUndefined();
 
     setSourceLookup(async () => [{ address: '10.0.0.1', family: 4 }]);
     await expect(webSource.validate!(configOf({ sitemap_url: 'https://docs.example.com/sitemap.xml' }), { allowPrivate: false })).rejects.toThrow(/^sitemap_url: docs\.example\.com resolves to 10\.0\.0\.1/);
     setSourceLookup(async () => [{ address: '93.184.216.34', family: 4 }]);
     await expect(webSource.validate!(configOf({ sitemap_url: 'https://docs.example.com/sitemap.xml' }), { allowPrivate: false })).resolves.toBeUndefined();
+    // A name that does not resolve yet is accepted: every request checks again.
+    setSourceLookup(async () => {
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    });
+    await expect(webSource.validate!(configOf({ start_url: 'https://later.example.com/docs/' }), { allowPrivate: false })).resolves.toBeUndefined();
+    // Local names are refused without asking.
+    await expect(webSource.validate!(configOf({ start_url: 'http://intranet.local/docs/' }), { allowPrivate: false })).rejects.toThrow(/intranet\.local is a local host name/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
 import { sourceItems, sourceRunItems, sourceRuns, sources, type SourceItemRow, type SourceRow, type SourceRunItemRow } from '@/lib/db/schema';
@@ -38,7 +38,7 @@ function callContext(runId: string): SourceCallContext {
 async function addItems(ctx: ServiceContext, loaded: Loaded, runId: string, items: ItemRef[]): Promise<boolean> {
   if (items.length === 0) return true;
   const max = loaded.type.maxItems?.(loaded.config) ?? Infinity;
-  let room = max === Infinity ? items.length : Math.max(0, max - (await runItemCount(ctx.db, runId)));
+  const room = max === Infinity ? items.length : Math.max(0, max - (await runItemCount(ctx.db, runId)));
   // Items already on the list do not take room.
   const fresh = room >= items.length ? items : await notListed(ctx, runId, items);
   const taken = fresh.slice(0, room);
@@ -48,7 +48,6 @@ async function addItems(ctx: ServiceContext, loaded: Loaded, runId: string, item
       .values(taken.slice(i, i + INSERT_CHUNK).map((item) => ({ runId, key: item.key, url: item.url, depth: item.depth ?? 0, listed: item.listed ?? null })))
       .onConflictDoNothing();
   }
-  room -= taken.length;
   if (fresh.length > taken.length) {
     await ctx.db.update(sourceRuns).set({ limitReached: true, updatedAt: new Date() }).where(eq(sourceRuns.id, runId));
     return false;
@@ -62,7 +61,7 @@ async function notListed(ctx: ServiceContext, runId: string, items: ItemRef[]): 
   const rows = await ctx.db
     .select({ key: sourceRunItems.key })
     .from(sourceRunItems)
-    .where(and(eq(sourceRunItems.runId, runId), sql`${sourceRunItems.key} = any(${keys}::text[])`));
+    .where(and(eq(sourceRunItems.runId, runId), inArray(sourceRunItems.key, keys)));
   const listed = new Set(rows.map((r) => r.key));
   return unique.filter((i) => !listed.has(i.key));
 }

@@ -3,8 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
-import { BlockedAddressError, resolveTarget, systemLookup, type LookupFunction, type ResolvedTarget } from '@/lib/webhooks/ssrf';
-import { ItemError } from './types';
+import { parseIp } from '@/lib/auth/ip';
+import { BlockedAddressError, isLocalName, isPublicAddress, normaliseHostname, resolveTarget, systemLookup, type LookupFunction, type ResolvedTarget } from '@/lib/webhooks/ssrf';
+import { ItemError, SourceError } from './types';
 
 export { BlockedAddressError } from '@/lib/webhooks/ssrf';
 
@@ -85,6 +86,37 @@ export async function resolveHop(url: URL, allowPrivate: boolean): Promise<Resol
     if (err instanceof BlockedAddressError) throw new BlockedAddressError(err.message.replace(/webhooks may not/g, 'sources may not'));
     throw err;
   }
+}
+
+/** How long saving a source waits for its host's name to resolve before accepting it unchecked. */
+const SAVE_LOOKUP_TIMEOUT_MS = 3000;
+
+/**
+ * The check made when a source is saved: an address that is not public, a local name, or a name
+ * resolving to a private address now is refused (SourceError SOURCE_ADDRESS_BLOCKED naming
+ * `field`), unless private addresses are allowed. A name that does not resolve (yet) is accepted:
+ * every request resolves and checks again.
+ */
+export async function checkSourceAddress(href: string, field: string, allowPrivate: boolean): Promise<void> {
+  if (allowPrivate) return;
+  let url: URL;
+  try {
+    url = parseFetchableUrl(href);
+  } catch (err) {
+    throw new SourceError(`${field}: ${(err as Error).message}`, 'SOURCE_URL_INVALID');
+  }
+  const host = normaliseHostname(url.hostname);
+  const blocked = (why: string) => new SourceError(`${field}: ${why}; sources may not reach private, loopback, link-local or metadata addresses`, 'SOURCE_ADDRESS_BLOCKED');
+  if (parseIp(host)) {
+    if (!isPublicAddress(host)) throw blocked(`${host} is not a public address`);
+    return;
+  }
+  if (isLocalName(host)) throw blocked(`${host} is a local host name`);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SAVE_LOOKUP_TIMEOUT_MS)));
+  const addresses = await Promise.race([sourceLookup()(host).catch(() => null), timeout]).finally(() => clearTimeout(timer));
+  const inside = addresses?.find((a) => !isPublicAddress(a.address));
+  if (inside) throw blocked(`${host} resolves to ${inside.address}, which is not a public address`);
 }
 
 export async function guardedFetch(url: string, req: GuardedRequest): Promise<GuardedResponse> {

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { BlockedAddressError, resolveTarget } from '@/lib/webhooks/ssrf';
-import { sourceLookup } from './http';
+import { checkSourceAddress, sourceLookup } from './http';
 import { ItemError, SourceError, type Fingerprint, type ItemRef, type SourceCallContext, type SourceType } from './types';
 
 /*
@@ -49,15 +49,7 @@ export type S3Credentials = z.infer<typeof s3Credentials>;
 
 /** Refuses an endpoint on a private, loopback or link-local address unless allowed. */
 async function checkEndpoint(config: S3Config, allowPrivate: boolean): Promise<void> {
-  if (!config.endpoint || allowPrivate) return;
-  try {
-    await resolveTarget(new URL(config.endpoint).hostname, { allowPrivate, lookup: sourceLookup() });
-  } catch (err) {
-    if (err instanceof BlockedAddressError) {
-      throw new SourceError(`The endpoint ${config.endpoint} is not allowed: ${err.message.replace(/webhooks may not/, 'sources may not')}`, 'SOURCE_ADDRESS_BLOCKED');
-    }
-    throw err;
-  }
+  if (config.endpoint) await checkSourceAddress(config.endpoint, 'endpoint', allowPrivate);
 }
 
 /** A lookup for the client's agents that answers only addresses the guard allows. */
@@ -101,10 +93,14 @@ function clientFor(config: S3Config, credentials: S3Credentials | null, ctx: Pic
   return new S3Client(options);
 }
 
-/** One client per sync (its agents keep connections open between objects). */
-function sessionClient(config: S3Config, credentials: S3Credentials | null, ctx: SourceCallContext): S3Client {
+/**
+ * One client per sync (its agents keep connections open between objects), made once the endpoint
+ * passed the guard: a literal address never goes through the agents' lookup.
+ */
+async function sessionClient(config: S3Config, credentials: S3Credentials | null, ctx: SourceCallContext): Promise<S3Client> {
   const existing = ctx.session.get('s3:client') as S3Client | undefined;
   if (existing) return existing;
+  await checkEndpoint(config, ctx.allowPrivate);
   const client = clientFor(config, credentials, ctx);
   ctx.session.set('s3:client', client);
   return client;
@@ -158,8 +154,12 @@ export const s3Source: SourceType<S3Config, S3Credentials | null> = {
     await checkEndpoint(config, ctx.allowPrivate);
   },
   async *list(config, credentials, ctx) {
-    await checkEndpoint(config, ctx.allowPrivate);
-    const client = sessionClient(config, credentials, ctx);
+    let client: S3Client;
+    try {
+      client = await sessionClient(config, credentials, ctx);
+    } catch (err) {
+      throw err instanceof SourceError ? err : new SourceError(describe(err, config));
+    }
     let token: string | undefined;
     do {
       let page;
@@ -180,7 +180,7 @@ export const s3Source: SourceType<S3Config, S3Credentials | null> = {
     } while (token);
   },
   async fetch(config, credentials, item, previous, ctx) {
-    const client = sessionClient(config, credentials, ctx);
+    const client = await sessionClient(config, credentials, ctx);
     const etag = previous?.fingerprint.etag;
     try {
       const out = await client.send(
@@ -202,7 +202,7 @@ export const s3Source: SourceType<S3Config, S3Credentials | null> = {
     }
   },
   async fingerprint(config, credentials, item, ctx) {
-    const client = sessionClient(config, credentials, ctx);
+    const client = await sessionClient(config, credentials, ctx);
     try {
       return fingerprintOf(await client.send(new HeadObjectCommand({ Bucket: config.bucket, Key: item.key }), { abortSignal: ctx.signal }));
     } catch (err) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { extensionOf, typeByExtension, typeByMime } from '@/lib/files/types';
-import { BlockedAddressError, guardedFetch, parseFetchableUrl, resolveHop, type GuardedResponse } from './http';
-import { ItemError, SourceError, type FetchResult, type Fingerprint, type ItemRef, type SourceCallContext, type SourceType } from './types';
+import { BlockedAddressError, checkSourceAddress, guardedFetch, type GuardedResponse } from './http';
+import { ItemError, type FetchResult, type Fingerprint, type ItemRef, type SourceCallContext, type SourceType } from './types';
 import { filenameFor, lastSegmentName, normaliseUrl } from './web/urls';
 
 /*
@@ -58,13 +58,7 @@ export const urlSource: SourceType<UrlConfig, null> = {
   label: 'Single URL',
   configSchema: urlConfig,
   async validate(config, ctx) {
-    try {
-      await resolveHop(parseFetchableUrl(config.url), ctx.allowPrivate);
-    } catch (err) {
-      if (err instanceof BlockedAddressError) throw new SourceError(err.message, 'SOURCE_ADDRESS_BLOCKED');
-      // A name that does not resolve yet may later: every sync checks again.
-      if (err instanceof ItemError) throw new SourceError(err.message, err.code);
-    }
+    await checkSourceAddress(config.url, 'url', ctx.allowPrivate);
   },
   async *list(config) {
     const key = keyOf(config);

@@ -39,6 +39,12 @@ import * as fileRoute from '@/app/v1/files/[file_id]/route';
 import * as filesRoute from '@/app/v1/files/route';
 import * as typesRoute from '@/app/v1/files/types/route';
 import * as openapiRoute from '@/app/v1/openapi.json/route';
+import * as sourcesRoute from '@/app/v1/sources/route';
+import * as sourceTestRoute from '@/app/v1/sources/test/route';
+import * as sourceRoute from '@/app/v1/sources/[source_id]/route';
+import * as sourceSyncRoute from '@/app/v1/sources/[source_id]/sync/route';
+import * as sourceRunsRoute from '@/app/v1/sources/[source_id]/runs/route';
+import * as sourceRunRoute from '@/app/v1/sources/[source_id]/runs/[run_id]/route';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof HTTP_METHODS)[number];
@@ -91,6 +97,12 @@ export const ROUTE_FILES: Record<string, RouteModule> = {
   'app/v1/knowledge-bases/[kb_id]/retry-failed/route.ts': kbRetryFailedRoute,
   'app/v1/knowledge-bases/[kb_id]/documents/batch/route.ts': kbDocumentsBatchRoute,
   'app/v1/extractions/batch/route.ts': extractionsBatchRoute,
+  'app/v1/sources/route.ts': sourcesRoute,
+  'app/v1/sources/test/route.ts': sourceTestRoute,
+  'app/v1/sources/[source_id]/route.ts': sourceRoute,
+  'app/v1/sources/[source_id]/sync/route.ts': sourceSyncRoute,
+  'app/v1/sources/[source_id]/runs/route.ts': sourceRunsRoute,
+  'app/v1/sources/[source_id]/runs/[run_id]/route.ts': sourceRunRoute,
 };
 
 
@@ -127,4 +139,10 @@ export {
   filesRoute,
   typesRoute,
   openapiRoute,
+  sourcesRoute,
+  sourceTestRoute,
+  sourceRoute,
+  sourceSyncRoute,
+  sourceRunsRoute,
+  sourceRunRoute,
 };

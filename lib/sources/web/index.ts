@@ -1,5 +1,5 @@
-import { BlockedAddressError, resolveHop } from '@/lib/sources/http';
-import { SourceError, type ItemRef, type SourceType } from '@/lib/sources/types';
+import { checkSourceAddress } from '@/lib/sources/http';
+import type { ItemRef, SourceType } from '@/lib/sources/types';
 import { webConfigSchema, type WebConfig } from './config';
 import { fetchPage, fingerprintPage } from './fetch';
 import { sitemapLocations } from './sitemap';
@@ -22,13 +22,7 @@ export const webSource: SourceType<WebConfig, null> = {
   async validate(config, { allowPrivate }) {
     for (const field of ['start_url', 'sitemap_url'] as const) {
       const value = config[field];
-      if (!value) continue;
-      try {
-        await resolveHop(new URL(value), allowPrivate);
-      } catch (err) {
-        if (err instanceof BlockedAddressError) throw new SourceError(`${field}: ${err.message}`, 'SOURCE_ADDRESS_BLOCKED');
-        throw err;
-      }
+      if (value) await checkSourceAddress(value, field, allowPrivate);
     }
   },
 
