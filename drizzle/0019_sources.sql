@@ -74,6 +74,8 @@ CREATE TABLE "sources" (
 ALTER TABLE "files" ADD COLUMN "version" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "files" ADD COLUMN "source" jsonb;--> statement-breakpoint
 ALTER TABLE "extractions" ADD COLUMN "file_version" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "kb_documents" ADD COLUMN "indexed_extraction_id" text;--> statement-breakpoint
+ALTER TABLE "kb_documents" ADD COLUMN "indexed_file_version" integer;--> statement-breakpoint
 ALTER TABLE "source_items" ADD CONSTRAINT "source_items_source_id_sources_id_fk" FOREIGN KEY ("source_id") REFERENCES "public"."sources"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "source_items" ADD CONSTRAINT "source_items_file_id_files_id_fk" FOREIGN KEY ("file_id") REFERENCES "public"."files"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "source_run_items" ADD CONSTRAINT "source_run_items_run_id_source_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."source_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -87,4 +89,6 @@ CREATE INDEX "source_runs_source_created_at_idx" ON "source_runs" USING btree ("
 CREATE UNIQUE INDEX "source_runs_one_active_idx" ON "source_runs" USING btree ("source_id") WHERE "source_runs"."status" in ('queued', 'running', 'indexing');--> statement-breakpoint
 CREATE INDEX "sources_kb_created_at_idx" ON "sources" USING btree ("kb_id","created_at");--> statement-breakpoint
 CREATE INDEX "sources_created_at_idx" ON "sources" USING btree ("created_at");--> statement-breakpoint
-CREATE INDEX "sources_next_sync_at_idx" ON "sources" USING btree ("next_sync_at") WHERE "sources"."next_sync_at" is not null;
+CREATE INDEX "sources_next_sync_at_idx" ON "sources" USING btree ("next_sync_at") WHERE "sources"."next_sync_at" is not null;--> statement-breakpoint
+-- Documents indexed before versions were recorded were indexed from their current extraction of version 1.
+UPDATE "kb_documents" SET "indexed_extraction_id" = "extraction_id", "indexed_file_version" = 1 WHERE "indexed_at" IS NOT NULL;

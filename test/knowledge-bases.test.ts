@@ -227,7 +227,9 @@ describe('documents', () => {
     expect(pending.status).toBe(200);
     expect(pending.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(pending.body.items.map((d: { id: string }) => d.id)).toEqual(ids.slice(0, 2));
-    expect(Object.keys(pending.body.items[0]).sort()).toEqual(['chunk_count', 'created_at', 'file_id', 'id', 'status', 'title']);
+    expect(Object.keys(pending.body.items[0]).sort()).toEqual(['chunk_count', 'created_at', 'file_id', 'file_version', 'id', 'latest_file_version', 'source_item', 'status', 'title']);
+    // An upload: version 1, not yet indexed, from no source.
+    expect(pending.body.items[0]).toMatchObject({ file_version: null, latest_file_version: 1, source_item: null });
     await drainWorkflows(app);
     expect((await listDocs(kbId, '?status=pending')).body.total).toBe(0);
     expect((await listDocs(kbId, '?status=indexed')).body.total).toBe(3);

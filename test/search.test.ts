@@ -71,7 +71,9 @@ describe('semantic search', () => {
     expect(top.content).toContain('approves every invoice');
     expect(top).toMatchObject({ document_id: docIds.get('invoices.md'), document_title: 'invoices.md' });
     expect(top.metadata).toMatchObject({ lang: 'en', section: 'Invoices', chunk_index: 0 });
-    expect(Object.keys(top).sort()).toEqual(['content', 'document_id', 'document_title', 'extraction_id', 'file_id', 'id', 'metadata', 'score']);
+    expect(Object.keys(top).sort()).toEqual(['content', 'document_id', 'document_title', 'extraction_id', 'file_id', 'file_version', 'id', 'metadata', 'score', 'source_item']);
+    // An upload's chunk: made from version 1 of its file, from no source.
+    expect(top).toMatchObject({ file_version: 1, source_item: null });
     // Where to open it: the document's file and the extraction it was indexed from.
     const [doc] = await app.db.select().from(kbDocuments).where(eq(kbDocuments.id, top.document_id));
     expect(top).toMatchObject({ file_id: doc.fileId, extraction_id: doc.extractionId });

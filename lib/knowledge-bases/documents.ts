@@ -3,16 +3,26 @@ import { notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
 import { paginate } from '@/lib/db/paginate';
-import { extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type DocumentStatus, type KbDocumentRow } from '@/lib/db/schema';
+import { extractions, files, kbDocuments, kbIndexingProgress, knowledgeBases, type DocumentStatus, type KbDocumentRow } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { findKnowledgeBase } from './service';
 import { deleteChunks } from './store';
-import { toDocumentListItem, toDocumentView, type IndexingProgress } from './views';
+import { toDocumentListItem, toDocumentView, type FileOrigin, type IndexingProgress } from './views';
 
 /** The document as the API shows it, with what it waits for. */
 export async function documentView(ctx: ServiceContext, row: KbDocumentRow) {
-  const [waiting, writing] = await Promise.all([waitingProgress(ctx.db, [row]), indexingProgress(ctx.db, [row])]);
-  return toDocumentView(row, waiting.get(row.id), writing.get(row.id));
+  const [waiting, writing, origins] = await Promise.all([waitingProgress(ctx.db, [row]), indexingProgress(ctx.db, [row]), fileOrigins(ctx.db, [row])]);
+  return toDocumentView(row, waiting.get(row.id), writing.get(row.id), origins.get(row.fileId));
+}
+
+/** Each document's file: its version now and the source item it is kept in step with. */
+async function fileOrigins(db: DbOrTx, docs: KbDocumentRow[]): Promise<Map<string, FileOrigin>> {
+  if (docs.length === 0) return new Map();
+  const rows = await db
+    .select({ id: files.id, version: files.version, source: files.source })
+    .from(files)
+    .where(inArray(files.id, [...new Set(docs.map((d) => d.fileId))]));
+  return new Map(rows.map((r) => [r.id, { version: r.version, source: r.source }]));
 }
 
 export const DOCUMENT_SORT_COLUMNS = {
@@ -48,8 +58,8 @@ export async function listDocuments(ctx: ServiceContext, kbId: string, input: Li
     },
     (row) => row,
   );
-  const [waiting, writing] = await Promise.all([waitingProgress(ctx.db, page.items), indexingProgress(ctx.db, page.items)]);
-  return { ...page, items: page.items.map((row) => toDocumentListItem(row, waiting.get(row.id), writing.get(row.id))) };
+  const [waiting, writing, origins] = await Promise.all([waitingProgress(ctx.db, page.items), indexingProgress(ctx.db, page.items), fileOrigins(ctx.db, page.items)]);
+  return { ...page, items: page.items.map((row) => toDocumentListItem(row, waiting.get(row.id), writing.get(row.id), origins.get(row.fileId))) };
 }
 
 /**

@@ -163,6 +163,9 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
           errorCode: null,
           errorMessage: null,
           indexedAt: now,
+          // What these chunks were made from, written with them: search cites what it serves.
+          indexedExtractionId: current.extractionId,
+          indexedFileVersion: sql`(select ${extractions.fileVersion} from ${extractions} where ${extractions.id} = ${current.extractionId})`,
           updatedAt: now,
         })
         .where(eq(kbDocuments.id, documentId));

@@ -122,7 +122,8 @@ async function scopeOf(db: DbOrTx, kbId: string, conditions: SQL[]) {
 
 /**
  * The chunks of scored hits, in the hits' order, each with its document's title, file and
- * extraction, its content and metadata, and the hit's own scores. A chunk deleted meanwhile is left out.
+ * extraction, the file version and source item it was made from, its content and metadata, and the
+ * hit's own scores. A chunk deleted meanwhile is left out.
  */
 async function withDetails<H extends { id: string; score: number }>(db: DbOrTx, hits: H[]) {
   const details = await chunkDetails(
@@ -139,6 +140,8 @@ async function withDetails<H extends { id: string; score: number }>(db: DbOrTx, 
         document_title: d.document_title,
         file_id: d.file_id,
         extraction_id: d.extraction_id,
+        file_version: d.file_version,
+        source_item: d.source ? { id: d.source.item_id, source_id: d.source.source_id, key: d.source.key, url: d.source.url } : null,
         content: d.content,
         ...scores,
         metadata: d.metadata,

@@ -1,4 +1,4 @@
-import type { KbDocumentRow, KnowledgeBaseRow } from '@/lib/db/schema';
+import type { FileSourceValue, KbDocumentRow, KnowledgeBaseRow } from '@/lib/db/schema';
 
 export interface KnowledgeBaseCounts {
   document_count: number;
@@ -62,7 +62,26 @@ function failureFields(row: KbDocumentRow) {
   return row.status === 'failed' ? { error: { code: row.errorCode ?? 'INDEXING_FAILED', message: row.errorMessage ?? '' } } : {};
 }
 
-export function toDocumentView(row: KbDocumentRow, waitingProgress?: number, indexing?: IndexingProgress) {
+/** A document's file as the document views show it. */
+export interface FileOrigin {
+  version: number;
+  source: FileSourceValue | null;
+}
+
+/**
+ * Where a document came from: the file version its chunks were made from, the file's version now
+ * (ahead while a new version is extracted and indexed), and the source item it is kept in step with.
+ */
+function originFields(row: KbDocumentRow, origin: FileOrigin | undefined) {
+  const source = origin?.source ?? null;
+  return {
+    file_version: row.indexedFileVersion,
+    latest_file_version: origin?.version ?? row.indexedFileVersion ?? 1,
+    source_item: source ? { id: source.item_id, source_id: source.source_id, key: source.key, url: source.url } : null,
+  };
+}
+
+export function toDocumentView(row: KbDocumentRow, waitingProgress?: number, indexing?: IndexingProgress, origin?: FileOrigin) {
   return {
     id: row.id,
     kb_id: row.kbId,
@@ -74,6 +93,7 @@ export function toDocumentView(row: KbDocumentRow, waitingProgress?: number, ind
     ...indexingFields(indexing),
     chunk_count: row.chunkCount,
     metadata: row.metadata,
+    ...originFields(row, origin),
     ...failureFields(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -81,7 +101,7 @@ export function toDocumentView(row: KbDocumentRow, waitingProgress?: number, ind
   };
 }
 
-export function toDocumentListItem(row: KbDocumentRow, waitingProgress?: number, indexing?: IndexingProgress) {
+export function toDocumentListItem(row: KbDocumentRow, waitingProgress?: number, indexing?: IndexingProgress, origin?: FileOrigin) {
   return {
     id: row.id,
     file_id: row.fileId,
@@ -90,6 +110,7 @@ export function toDocumentListItem(row: KbDocumentRow, waitingProgress?: number,
     ...waitingFields(waitingProgress),
     ...indexingFields(indexing),
     chunk_count: row.chunkCount,
+    ...originFields(row, origin),
     ...failureFields(row),
     created_at: row.createdAt.toISOString(),
   };

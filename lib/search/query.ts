@@ -124,21 +124,32 @@ export type ChunkDetails = {
   extraction_id: string;
   content: string;
   metadata: Record<string, unknown>;
+  /** The file version the chunk was made from (null for chunks indexed before versions were recorded). */
+  file_version: number | null;
+  /** Where a file kept in step with a source came from (files.source), or null. */
+  source: { source_id: string; item_id: string; key: string; url: string } | null;
 };
 
 /** Content, metadata and document title of chunks. */
 export async function chunkDetails(db: DbOrTx, ids: string[]): Promise<Map<string, ChunkDetails>> {
   const out = new Map<string, ChunkDetails>();
   if (ids.length === 0) return out;
-  const rows = await queryRows<Omit<ChunkDetails, 'metadata'> & { metadata: unknown }>(
+  const rows = await queryRows<Omit<ChunkDetails, 'metadata' | 'source'> & { metadata: unknown; source: unknown }>(
     db,
-    sql`select c.id, c.document_id, d.title as document_title, d.file_id, d.extraction_id, c.content, c.metadata
-        from kb_chunks c join kb_documents d on d.id = c.document_id
+    sql`select c.id, c.document_id, d.title as document_title, d.file_id,
+               coalesce(d.indexed_extraction_id, d.extraction_id) as extraction_id, c.content, c.metadata,
+               d.indexed_file_version as file_version, f.source
+        from kb_chunks c join kb_documents d on d.id = c.document_id join files f on f.id = d.file_id
         where c.id in (${idList(ids)})`,
   );
+  const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
   for (const r of rows) {
-    const metadata = typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata;
-    out.set(r.id, { ...r, metadata: metadata as Record<string, unknown> });
+    out.set(r.id, {
+      ...r,
+      file_version: r.file_version === null ? null : Number(r.file_version),
+      metadata: json(r.metadata) as Record<string, unknown>,
+      source: (json(r.source) as ChunkDetails['source']) ?? null,
+    });
   }
   return out;
 }

@@ -251,6 +251,18 @@ export const knowledgeBaseListSchema = listOf(
 
 const documentStatus = z.enum(DOCUMENT_STATUSES);
 
+const documentOrigin = {
+  file_version: z.number().int().nullable().meta({ description: 'The version of the file its chunks were made from (null until first indexed)' }),
+  latest_file_version: z
+    .number()
+    .int()
+    .meta({ description: "The file's version now: ahead of file_version while a newer version (synced from its source) is extracted and indexed" }),
+  source_item: z
+    .object({ id: z.string(), source_id: z.string(), key: z.string(), url: z.string() })
+    .nullable()
+    .meta({ description: 'The source item it is kept in step with (key, and a URL to open it); null for uploads' }),
+};
+
 export const documentSchema = z
   .object({
     id: z.string().meta({ example: 'doc_01jd0000000000000000000000' }),
@@ -267,6 +279,7 @@ export const documentSchema = z
     indexing_progress: indexingProgress,
     chunk_count: z.number().int(),
     metadata: z.record(z.string(), z.unknown()),
+    ...documentOrigin,
     error: z
       .object({ code: z.string(), message: z.string() })
       .optional()
@@ -301,6 +314,7 @@ export const documentListSchema = listOf(
       extraction_progress: z.number().int().min(0).max(100).optional(),
       indexing_progress: indexingProgress,
       chunk_count: z.number().int(),
+      ...documentOrigin,
       error: z.object({ code: z.string(), message: z.string() }).optional().meta({ description: 'When failed: why, as in the document detail' }),
       created_at: timestamp,
     })
@@ -314,6 +328,15 @@ const chunkBase = {
   document_title: z.string(),
   file_id: z.string().meta({ description: "The document's file" }),
   extraction_id: z.string().meta({ description: 'The extraction the chunk was indexed from (open it at metadata.page)' }),
+  file_version: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: 'The version of the file the chunk was made from (a source stores each change as the next version); POST /v1/citations/verify tells whether it is still current' }),
+  source_item: z
+    .object({ id: z.string(), source_id: z.string(), key: z.string(), url: z.string() })
+    .nullable()
+    .meta({ description: 'For a document kept in step with a source: the item it came from (its key, and a URL to open it); null for uploads' }),
   content: z.string(),
   score: z.number().min(0).max(1),
   metadata: z.record(z.string(), z.unknown()).meta({ description: "The document's metadata plus chunk_index, page, page_end, section, char_start, char_end and (PDFs, images) boxes" }),

@@ -83,6 +83,12 @@ export const kbDocuments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     indexedAt: timestamp('indexed_at', { withTimezone: true }),
+    /**
+     * The extraction and file version its chunks were made from, set with them: while a new
+     * version is being indexed, search still serves (and cites) the chunks of these.
+     */
+    indexedExtractionId: text('indexed_extraction_id'),
+    indexedFileVersion: integer('indexed_file_version'),
   },
   (t) => [
     uniqueIndex('kb_documents_kb_file_idx').on(t.kbId, t.fileId),
