@@ -315,6 +315,15 @@ const ROWS: Row[] = [
     name: 'GET /v1/sources/{source_id}/runs/{run_id}',
     cases: [outside('B’s source', () => ({ path: `/v1/sources/${s.srcB}/runs/${MISSING_RUN_ID}`, params: { source_id: s.srcB, run_id: MISSING_RUN_ID } }), SOURCE_404)],
   },
+  {
+    name: 'POST /v1/citations/verify',
+    cases: [
+      inside('A’s document is current, B’s is as if it did not exist', () => ({ path: '/v1/citations/verify', body: { citations: [{ document_id: s.docA }, { document_id: s.docB }] } }), 200, (res) => {
+        expect(res.body.results.map((r: { status: string }) => r.status)).toEqual(['current', 'gone']);
+        expect(res.body.results[1]).toMatchObject({ current_file_version: null, source_item: null });
+      }),
+    ],
+  },
   { name: 'GET /v1/webhooks', cases: [refused(() => ({ path: '/v1/webhooks' }))] },
   { name: 'POST /v1/webhooks', cases: [refused(() => ({ path: '/v1/webhooks', body: { url: 'https://hooks.example.com/x', events: ['*'], secret: 'a secret of some length' } }))] },
   { name: 'GET /v1/webhooks/{webhook_id}', cases: [refused(() => webhook())] },

@@ -474,6 +474,14 @@ const PROTECTED: ProtectedRoute[] = [
     allowed: { status: 404, code: 'SOURCE_NOT_FOUND' },
   },
   {
+    name: 'POST /v1/citations/verify',
+    file: 'app/v1/citations/verify/route.ts',
+    method: 'POST',
+    requirement: KB_SEARCH,
+    request: () => ({ path: '/v1/citations/verify', body: { citations: [{ chunk_id: 'chunk_01jd0000000000000000000000' }] } }),
+    allowed: { status: 200 },
+  },
+  {
     name: 'GET /v1/webhooks',
     file: 'app/v1/webhooks/route.ts',
     method: 'GET',

@@ -39,6 +39,7 @@ import * as fileRoute from '@/app/v1/files/[file_id]/route';
 import * as filesRoute from '@/app/v1/files/route';
 import * as typesRoute from '@/app/v1/files/types/route';
 import * as openapiRoute from '@/app/v1/openapi.json/route';
+import * as citationsVerifyRoute from '@/app/v1/citations/verify/route';
 import * as sourcesRoute from '@/app/v1/sources/route';
 import * as sourceTestRoute from '@/app/v1/sources/test/route';
 import * as sourceRoute from '@/app/v1/sources/[source_id]/route';
@@ -97,6 +98,7 @@ export const ROUTE_FILES: Record<string, RouteModule> = {
   'app/v1/knowledge-bases/[kb_id]/retry-failed/route.ts': kbRetryFailedRoute,
   'app/v1/knowledge-bases/[kb_id]/documents/batch/route.ts': kbDocumentsBatchRoute,
   'app/v1/extractions/batch/route.ts': extractionsBatchRoute,
+  'app/v1/citations/verify/route.ts': citationsVerifyRoute,
   'app/v1/sources/route.ts': sourcesRoute,
   'app/v1/sources/test/route.ts': sourceTestRoute,
   'app/v1/sources/[source_id]/route.ts': sourceRoute,
@@ -139,6 +141,7 @@ export {
   filesRoute,
   typesRoute,
   openapiRoute,
+  citationsVerifyRoute,
   sourcesRoute,
   sourceTestRoute,
   sourceRoute,

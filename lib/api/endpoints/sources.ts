@@ -14,6 +14,8 @@ import {
   sourceTestSchema,
   testSourceBody,
   updateSourceBody,
+  verifyCitationsBody,
+  verifyCitationsSchema,
 } from '../schemas/sources';
 
 export const createSource = endpoint({
@@ -117,4 +119,15 @@ export const getSourceRun = endpoint({
   params: sourceRunIdParams,
   response: { status: 200, description: 'The sync', schema: sourceRunDetailSchema },
   errors: ['SOURCE_NOT_FOUND', 'SOURCE_RUN_NOT_FOUND'],
+});
+
+export const verifyCitations = endpoint({
+  id: 'verifyCitations',
+  method: 'POST',
+  path: '/v1/citations/verify',
+  summary: 'Whether cited passages are still current, stale or gone (compared with each source’s version without downloading it)',
+  auth: ['kb:search', 'kb:read'],
+  body: verifyCitationsBody,
+  response: { status: 200, description: 'A verdict per citation, in order', schema: verifyCitationsSchema },
+  errors: [],
 });

@@ -157,3 +157,45 @@ export const sourceTestSchema = z
     error: z.object({ code: z.string(), message: z.string() }).nullable().meta({ description: 'Why the source could not be listed' }),
   })
   .meta({ id: 'SourceTest' });
+
+const citationInput = z
+  .object({
+    chunk_id: z.string().min(1).max(100).optional().meta({ description: 'A chunk id from a search result. Send its document_id too: a chunk replaced by re-indexing is then stale rather than gone', example: 'chunk_01jd0000000000000000000000' }),
+    document_id: z.string().min(1).max(100).optional().meta({ description: 'The document cited (with file_version, when the chunk id is not kept)' }),
+    file_version: z.number({ error: 'file_version must be an integer' }).int().min(1).optional().meta({ description: "The file version the passage came from (a search result's file_version)" }),
+  })
+  .strict()
+  .refine((c) => c.chunk_id !== undefined || c.document_id !== undefined, { message: 'each citation needs a chunk_id or a document_id' });
+
+export const verifyCitationsBody = z
+  .object({
+    citations: z.array(citationInput, { error: 'citations must be an array' }).min(1, 'citations must hold at least one citation').max(100, 'at most 100 citations at once'),
+    check_source: z
+      .boolean({ error: 'check_source must be a boolean' })
+      .optional()
+      .meta({ description: 'Ask each source for its item’s version now (HEAD, HeadObject: no download). Default true' }),
+  })
+  .strict()
+  .meta({ id: 'VerifyCitations' });
+
+export const verifyCitationsSchema = z
+  .object({
+    results: z.array(
+      z
+        .object({
+          chunk_id: z.string().nullable(),
+          document_id: z.string().nullable(),
+          status: z.enum(['current', 'stale', 'gone']).meta({
+            description:
+              'current: the knowledge base serves the version cited and, where the source tells without a download, it is the version there; stale: a newer version is stored, being indexed or waiting at the source; gone: the document or the item no longer exists',
+          }),
+          reason: z.string(),
+          cited_file_version: z.number().int().nullable(),
+          current_file_version: z.number().int().nullable(),
+          source_checked: z.boolean().meta({ description: 'The source was asked for the item’s version now' }),
+          source_item: z.object({ id: z.string(), source_id: z.string(), key: z.string(), url: z.string() }).nullable(),
+        })
+        .meta({ id: 'CitationVerdict' }),
+    ),
+  })
+  .meta({ id: 'CitationVerdicts' });
