@@ -65,6 +65,22 @@ export type SearchChunk = SemanticSearchResult['chunks'][number] & Partial<Pick<
 /** The answer of POST /v1/knowledge-bases/{id}/search or …/hybrid-search. */
 export type SearchResponse = SemanticSearchResult | HybridSearchResult;
 
+/* Sources */
+
+/** GET /v1/sources/{id} (and the answer of a create or an update). */
+export type Source = Body<'getSource'>;
+export type SourceType = Source['type'];
+export type SourceSchedule = Source['schedule'];
+/** A sync of a source: an item of GET /v1/sources/{id}/runs, and the answer of POST …/sync. */
+export type SourceRun = ItemOf<'listSourceRuns'>;
+export type SourceRunStatus = SourceRun['status'];
+/** GET /v1/sources/{id}/runs/{run_id}: the sync with its failures. */
+export type SourceRunDetail = Body<'getSourceRun'>;
+/** The answer of POST /v1/sources/test. */
+export type SourceTest = Body<'testSource'>;
+/** Where a document or a passage came from, when a source keeps it in step. */
+export type SourceItemRef = NonNullable<DocumentItem['source_item']>;
+
 /* Webhooks and events */
 
 /** An item of GET /v1/webhooks. */
