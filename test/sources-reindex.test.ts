@@ -5,7 +5,9 @@
  * concurrently with the indexing transaction; on the embedded database they interleave with it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as documentsRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/route';
 import * as searchRoute from '@/app/v1/knowledge-bases/[kb_id]/hybrid-search/route';
+import * as sourceRoute from '@/app/v1/sources/[source_id]/route';
 import * as sourcesRoute from '@/app/v1/sources/route';
 import * as syncRoute from '@/app/v1/sources/[source_id]/sync/route';
 import { useTestApp } from './support/app';
@@ -81,5 +83,30 @@ describe('search during a re-index', () => {
     expect(after.body.chunks.every((c: { file_version: number; content: string }) => c.file_version === 2 && !c.content.includes('amber'))).toBe(true);
     const switched = seen.findIndex((s) => s.version === 2);
     if (switched >= 0) expect(seen.slice(switched).every((s) => s.version === 2 && s.editions[0] === 'cobalt')).toBe(true);
+  }, 120_000);
+
+  it('chunks a source’s documents its own way, and again when its chunking changes', async () => {
+    site.setPage('/chunky.html', { contentType: 'text/html; charset=utf-8', etag: '"c1"', body: versionPage('jade') });
+    const kbId = await createKb(app, { name: 'own chunking', chunking_strategy: { type: 'paragraph', chunk_size: 1024 } });
+    const created = await app.call(sourcesRoute.POST, {
+      method: 'POST',
+      path: '/v1/sources',
+      body: { type: 'url', knowledge_base_id: kbId, config: { url: `${site.url}/chunky.html` }, chunking: { type: 'fixed', chunk_size: 64, overlap: 0 } },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.chunking).toEqual({ type: 'fixed', chunk_size: 64, overlap: 0 });
+    await drainWorkflows(app);
+    const chunkCount = async () => {
+      const res = await app.call(documentsRoute.GET, { path: `/v1/knowledge-bases/${kbId}/documents`, params: { kb_id: kbId } });
+      expect(res.body.items[0].status).toBe('indexed');
+      return res.body.items[0].chunk_count as number;
+    };
+    const small = await chunkCount();
+    const patched = await app.call(sourceRoute.PATCH, { method: 'PATCH', path: `/v1/sources/${created.body.id}`, params: { source_id: created.body.id }, body: { chunking: null } });
+    expect(patched.status, patched.text).toBe(200);
+    await drainWorkflows(app);
+    const large = await chunkCount();
+    // 60 paragraphs of ~30 tokens: 64-token windows make several times the chunks of 1024-token paragraphs.
+    expect(small).toBeGreaterThan(large * 3);
   }, 120_000);
 });

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ServiceContext } from '@/lib/context';
-import { databaseKind } from '@/lib/db/client';
+import { databaseKind, type DbOrTx } from '@/lib/db/client';
 import { ProgressWriter } from '@/lib/db/pacing';
 import { isExtractionLayout, type ExtractionLayout } from '@/lib/document/layout';
-import { extractionDocuments, extractionLayouts, extractions, kbDocuments, kbIndexingProgress, knowledgeBases, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { extractionDocuments, extractionLayouts, extractions, files, kbDocuments, kbIndexingProgress, knowledgeBases, sources, type KbDocumentRow, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { EmbeddingError } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
@@ -100,11 +100,29 @@ interface Plan {
   pending: ChunkSource | null;
 }
 
-async function prepareFor(preparer: Preparer, kb: KnowledgeBaseRow, source: Source, doc: KbDocumentRow): Promise<Plan> {
+async function prepareFor(preparer: Preparer, kb: KnowledgeBaseRow, source: Source, doc: KbDocumentRow, own: ChunkingStrategy | null): Promise<Plan> {
+  if (own) {
+    // Chunked its source's way in every generation: a change of the knowledge base's strategy leaves it as it is.
+    const [active] = await preparer.prepare({ ...source, strategies: [own], embedder: embedderRecipeOf(kb), metadata: doc.metadata });
+    return { generation: kb.generation, pendingGeneration: kb.pendingGeneration, active, pending: kb.pendingGeneration !== null ? active : null };
+  }
   const pendingStrategy = kb.pendingGeneration !== null ? (kb.pendingChunkingStrategy as ChunkingStrategy | null) : null;
   const strategies = pendingStrategy ? [kb.chunkingStrategy, pendingStrategy] : [kb.chunkingStrategy];
   const [active, pending] = await preparer.prepare({ ...source, strategies, embedder: embedderRecipeOf(kb), metadata: doc.metadata });
   return { generation: kb.generation, pendingGeneration: kb.pendingGeneration, active, pending: pending ?? null };
+}
+
+/**
+ * The chunking a document's source asks for instead of the knowledge base's (sources.chunking),
+ * or null: files synced from a source name it in files.source.
+ */
+export async function ownChunking(db: DbOrTx, fileId: string): Promise<ChunkingStrategy | null> {
+  const [row] = await db
+    .select({ chunking: sources.chunking })
+    .from(files)
+    .innerJoin(sources, sql`${sources.id} = ${files.source}->>'source_id'`)
+    .where(eq(files.id, fileId));
+  return (row?.chunking as ChunkingStrategy | null | undefined) ?? null;
 }
 
 export type IndexOutcome = { status: 'indexed' | 'failed' | 'skipped'; chunk_count?: number };
@@ -136,7 +154,7 @@ async function indexWith(ctx: ServiceContext, preparer: Preparer, documentId: st
     if (!doc || doc.status !== 'indexing') return { status: 'skipped' };
     const [kb] = await ctx.db.select().from(knowledgeBases).where(eq(knowledgeBases.id, doc.kbId));
     if (!kb) return { status: 'skipped' };
-    const plan = await prepareFor(preparer, kb, await sourceOf(ctx, doc), doc);
+    const plan = await prepareFor(preparer, kb, await sourceOf(ctx, doc), doc, await ownChunking(ctx.db, doc.fileId));
     const progress = await progressReporter(ctx, documentId);
     const pipelined = (await databaseKind(ctx.db)) === 'postgres';
     const outcome = await ctx.db.transaction(async (tx) => {

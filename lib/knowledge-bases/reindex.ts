@@ -6,7 +6,7 @@ import { extractionDocuments, extractionLayouts, extractions, kbDocuments, knowl
 import { recordEvent } from '@/lib/events';
 import { embedderRecipeOf } from './embedder';
 import { IndexingError } from './errors';
-import { documentText, documentsAwaitingReindex } from './indexing';
+import { documentText, documentsAwaitingReindex, ownChunking } from './indexing';
 import { withPreparer, type Preparer } from './preparer';
 import type { ChunkSource } from './prepare';
 import { deleteChunks, dropGeneration, insertChunks } from './store';
@@ -53,11 +53,12 @@ async function rechunkDocuments(
     if (!doc) continue;
     let chunks: ChunkSource;
     try {
+      const own = await ownChunking(ctx.db, doc.doc.fileId);
       [chunks] = await preparer.prepare({
         markdown: doc.markdown ?? '',
         layout: isExtractionLayout(doc.layout) ? doc.layout : null,
         document: doc.document ?? null,
-        strategies,
+        strategies: own ? [own] : strategies,
         embedder,
         metadata: doc.doc.metadata,
       });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import { checkKnowledgeBaseReach, knowledgeBasesInReach } from '@/lib/auth/reach';
 import { getConfig } from '@/lib/config';
@@ -6,7 +6,7 @@ import type { ServiceContext } from '@/lib/context';
 import { encryptSecret } from '@/lib/crypto/secret-box';
 import type { DbOrTx } from '@/lib/db/client';
 import { paginate } from '@/lib/db/paginate';
-import { files, sourceItems, sourceRuns, sources, type ChunkingStrategyValue, type ExtractionMode, type SourceRow } from '@/lib/db/schema';
+import { files, kbDocuments, sourceItems, sourceRuns, sources, type ChunkingStrategyValue, type ExtractionMode, type SourceRow } from '@/lib/db/schema';
 import { ApiError, isApiError, notFound } from '@/lib/errors';
 import { forgetFileRows } from '@/lib/files/row-cache';
 import { deleteFile } from '@/lib/ingestion/delete-file';
@@ -14,7 +14,8 @@ import { newId } from '@/lib/ids';
 import { findKnowledgeBase } from '@/lib/knowledge-bases/service';
 import { checkStrategy, withStrategyDefaults, type ChunkingStrategy } from '@/lib/knowledge-bases/types';
 import { cleanLabel } from '@/lib/text/clean';
-import { notifyWorkflows } from '@/lib/workflows/dispatch';
+import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
+import { enqueueWorkflow, notifyWorkflows } from '@/lib/workflows/dispatch';
 import { configSchemaOf, sourceTypeOf } from './registry';
 import { nextSyncTime, parseSchedule, type ScheduleInput } from './schedule';
 import { queueSync, requestSync } from './sync';
@@ -188,9 +189,35 @@ export async function updateSource(ctx: ServiceContext, id: string, input: Updat
     const enabled = patch.enabled ?? current.enabled;
     patch.nextSyncAt = enabled ? nextSyncTime(schedule, new Date()) : null;
   }
-  const [row] = await ctx.db.update(sources).set(patch).where(eq(sources.id, id)).returning();
-  if (!row) throw notFound('SOURCE_NOT_FOUND', 'Source', id);
+  const rechunk = patch.chunking !== undefined && JSON.stringify(patch.chunking) !== JSON.stringify(current.chunking);
+  const row = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx.update(sources).set(patch).where(eq(sources.id, id)).returning();
+    if (!updated) throw notFound('SOURCE_NOT_FOUND', 'Source', id);
+    if (rechunk) await reindexDocumentsOf(tx, updated);
+    return updated;
+  });
+  if (rechunk) notifyWorkflows();
   return sourceView(ctx.db, row);
+}
+
+/**
+ * Sends a source's indexed documents through indexing again (its chunking changed); their chunks
+ * answer searches until the new ones replace them.
+ */
+async function reindexDocumentsOf(tx: DbOrTx, source: SourceRow): Promise<void> {
+  const now = new Date();
+  const docs = await tx
+    .update(kbDocuments)
+    .set({ status: 'pending', updatedAt: now })
+    .where(
+      and(
+        eq(kbDocuments.kbId, source.kbId),
+        eq(kbDocuments.status, 'indexed'),
+        inArray(kbDocuments.fileId, tx.select({ id: sourceItems.fileId }).from(sourceItems).where(and(eq(sourceItems.sourceId, source.id), isNotNull(sourceItems.fileId)))),
+      ),
+    )
+    .returning({ id: kbDocuments.id });
+  for (const doc of docs) await enqueueWorkflow(tx, indexingWorkflow, { document_id: doc.id, kb_id: source.kbId }, now);
 }
 
 /**
