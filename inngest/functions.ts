@@ -1,4 +1,4 @@
-import { eventType } from 'inngest';
+import { cron, eventType } from 'inngest';
 import { backgroundContext, WORKFLOWS } from '@/lib/ops/workflows';
 import { perKeyLimit, type StepTools, type WorkflowDefinition } from '@/lib/workflows/types';
 import { inngest } from './client';
@@ -38,7 +38,7 @@ export function toInngestFunction(def: WorkflowDefinition<any>) {
   return inngest.createFunction(
     {
       id: def.name,
-      triggers: [eventType(def.event)],
+      triggers: def.cron ? [eventType(def.event), cron(def.cron)] : [eventType(def.event)],
       concurrency: inngestConcurrency(def),
       ...(def.debounce ? { debounce: { period: `${def.debounce.periodSeconds}s` as const, timeout: `${def.debounce.timeoutSeconds}s` as const } } : {}),
       retries: Math.min(def.retries, 20) as 0,
@@ -49,7 +49,12 @@ export function toInngestFunction(def: WorkflowDefinition<any>) {
       },
     },
     async ({ event, step, runId, attempt }) =>
-      def.run(def.input.parse(event.data), adaptStep(step as unknown as InngestStep), { runId, attempt, services: await backgroundContext() }),
+      // A cron trigger's event carries no input of ours: the workflow's input is then empty.
+      def.run(def.input.parse(def.cron && event.name === 'inngest/scheduled.timer' ? {} : event.data), adaptStep(step as unknown as InngestStep), {
+        runId,
+        attempt,
+        services: await backgroundContext(),
+      }),
   );
 }
 

@@ -7,10 +7,11 @@ import { indexingWorkflow } from '@/lib/knowledge-bases/indexing-workflow';
 import { reindexWorkflow } from '@/lib/knowledge-bases/reindex-workflow';
 import { sweepVectorBacklog, vectorIndexWorkflow } from '@/lib/knowledge-bases/vector-index-workflow';
 import { failWaitingDocumentsWorkflow, releaseWaitingDocumentsWorkflow } from '@/lib/knowledge-bases/waiting-workflow';
-import { enqueueDueSyncs, settleWaitingRuns } from '@/lib/sources/sync';
+import { sourceSchedulesWorkflow } from '@/lib/sources/schedule-workflow';
 import { settleOnFailedWorkflow, settleOnIndexedWorkflow, sourceSyncWorkflow } from '@/lib/sources/sync-workflow';
 import { webhookDeliveryWorkflow } from '@/lib/webhooks/delivery-workflow';
-import { setWorkflowNotifier } from '@/lib/workflows/dispatch';
+import { notifyWorkflows, setWorkflowNotifier } from '@/lib/workflows/dispatch';
+import { enqueueScheduledRuns } from '@/lib/workflows/schedule';
 import { EmbeddedRunner } from '@/lib/workflows/embedded';
 import { registerWorkflows } from '@/lib/workflows/triggers';
 import type { WorkflowDefinition } from '@/lib/workflows/types';
@@ -31,6 +32,7 @@ export const WORKFLOWS: WorkflowDefinition<any>[] = [
   sourceSyncWorkflow,
   settleOnIndexedWorkflow,
   settleOnFailedWorkflow,
+  sourceSchedulesWorkflow,
 ];
 
 // Domain events start the workflows subscribed to them (lib/workflows/triggers.ts).
@@ -60,17 +62,17 @@ const SWEEP_MS = 60_000;
 
 /**
  * Every minute, ends tasks whose runner is gone for good (see sweepStaleExtractions), queues a
- * run for chunks left waiting for the vector index (see sweepVectorBacklog), starts the source
- * syncs their schedules make due, and completes syncs whose documents have all ended.
+ * run for chunks left waiting for the vector index (see sweepVectorBacklog), and (embedded mode)
+ * queues the cron workflows whose time came, such as the one starting scheduled source syncs.
  */
-function startSweeper(): () => void {
+function startSweeper(mode: WorkflowMode): () => void {
   const timer = setInterval(() => {
     backgroundContext()
       .then(async (ctx) => {
         await sweepStaleExtractions(ctx);
         await sweepVectorBacklog(ctx.db);
-        await enqueueDueSyncs(ctx);
-        await settleWaitingRuns(ctx);
+        // Inngest starts cron workflows by its own trigger.
+        if (mode === 'embedded' && (await enqueueScheduledRuns(ctx.db, WORKFLOWS)).length > 0) notifyWorkflows();
       })
       .catch((err) => console.error('background sweep failed', err));
   }, SWEEP_MS);
@@ -97,12 +99,12 @@ export function startWorkflowEngine(handle: DatabaseHandle): Promise<Engine> {
       }
       const { InngestRelay } = await import('@/inngest/relay');
       const relay = new InngestRelay(handle.db, WORKFLOWS);
-      const stopSweeper = startSweeper();
+      const stopSweeper = startSweeper(mode);
       await relay.start();
       setWorkflowNotifier(() => relay.notify());
       return { mode, stop: () => (stopSweeper(), relay.stop()) };
     }
-    const stopSweeper = startSweeper();
+    const stopSweeper = startSweeper(mode);
     const runner = new EmbeddedRunner({
       db: handle.db,
       workflows: WORKFLOWS,

@@ -29,6 +29,11 @@ export interface WorkflowDefinition<I extends Record<string, unknown> = Record<s
   name: string;
   /** The event that starts it. */
   event: string;
+  /**
+   * Also started on this cron schedule (UTC): by Inngest's cron trigger in Inngest mode, and by the
+   * embedded runner's sweeper otherwise (scheduledRunsDue), once per schedule time.
+   */
+  cron?: string;
   input: z.ZodType<I>;
   /** Runs of this workflow at once, per process (embedded) or in total (Inngest). */
   concurrency: () => number;
@@ -46,7 +51,8 @@ export interface WorkflowDefinition<I extends Record<string, unknown> = Record<s
   debounce?: { periodSeconds: number; timeoutSeconds: number };
   /**
    * For a workflow started by a domain event: checked inside the transaction that records the
-   * event, and the run is queued only when it resolves true. A cheap query here spares a run that
+   * event, and the run is queued only when it resolves true (for a cron workflow in the embedded
+   * runner: checked at each schedule time, with an empty input). A cheap query here spares a run that
    * would find nothing to do (about ten statements on the embedded database).
    */
   when?(tx: DbOrTx, input: I): Promise<boolean>;
