@@ -4,7 +4,7 @@ import { MAX_JSON_DEPTH } from '@/lib/text/clean';
 import { files } from '@/lib/db/schema';
 import { useTestApp, type CallOptions, type TestResponse } from '@/test/support/app';
 import { formWith } from '@/test/support/fixtures';
-import { ROUTE_FILES, routeFileOf, filesRoute, kbsRoute, maintenanceRoute, openapiRoute, webhooksRoute, type Method } from './support/routes';
+import { ROUTE_FILES, routeFileOf, filesRoute, kbsRoute, maintenanceRoute, openapiRoute, sourcesRoute, webhooksRoute, type Method } from './support/routes';
 
 /*
  * Every operation of the published OpenAPI document, called with hostile input in each path
@@ -38,6 +38,8 @@ const ids: Record<string, string> = {
   delivery_id: 'del_01jd0000000000000000000000',
   key_id: 'key_01jd0000000000000000000000',
   user_id: 'usr_01jd0000000000000000000000',
+  source_id: 'src_01jd0000000000000000000000',
+  run_id: 'srun_01jd0000000000000000000000',
 };
 
 /** A valid body per operation, so that one hostile field is the only thing wrong with a request. */
@@ -55,6 +57,12 @@ function validBody(op: Operation): Record<string, unknown> {
     'PATCH /v1/users/{user_id}': { name: 'fuzz' },
     'POST /v1/setup': { email: 'setup@example.com', password: 'a long enough password' },
     'POST /v1/api-keys': { name: 'fuzz', scopes: ['files:read'] },
+    // A literal public address (no DNS) that is never fetched: no first sync.
+    'POST /v1/sources': { type: 'url', knowledge_base_id: ids.kb_id, config: { url: 'https://93.184.216.34/fuzz.pdf' }, sync: false },
+    'PATCH /v1/sources/{source_id}': { enabled: true },
+    // Refused before any request (a loopback address): the test connection never waits on the network.
+    'POST /v1/sources/test': { type: 'url', config: { url: 'http://127.0.0.1:9/fuzz.pdf' } },
+    'POST /v1/citations/verify': { citations: [{ chunk_id: 'chunk_01jd0000000000000000000000' }] },
     // Maintenance stays off: an enabled maintenance mode would rightly answer 503 to everything after it.
     'POST /admin/maintenance': { enabled: false, message: 'fuzz' },
   };
@@ -185,6 +193,13 @@ describe('fuzzing every operation of /v1/openapi.json', () => {
         method: 'POST',
         path: '/v1/webhooks',
         body: { url: 'https://hooks.example.com/x', events: ['*'], secret: 'a long enough webhook secret' },
+      })
+    ).body.id;
+    ids.source_id = (
+      await app.call(sourcesRoute.POST, {
+        method: 'POST',
+        path: '/v1/sources',
+        body: { type: 'url', knowledge_base_id: ids.kb_id, config: { url: 'https://93.184.216.34/fuzz.pdf' }, sync: false },
       })
     ).body.id;
   });
