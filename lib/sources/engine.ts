@@ -126,7 +126,11 @@ export async function processBatch(ctx: ServiceContext, runId: string): Promise<
       }
       const reason = reasonOf(err);
       if (reason === null) throw err;
-      await markDone(ctx.db, { runId, key: item.key }, 'failed', { reason });
+      // Another item (or an upload) already put the same bytes in the knowledge base: not a failure.
+      const duplicate = err instanceof ItemError && err.code === 'DOCUMENT_EXISTS';
+      await markDone(ctx.db, { runId, key: item.key }, duplicate ? 'skipped' : 'failed', {
+        reason: duplicate ? `The same content as a document already in the knowledge base: ${reason}` : reason,
+      });
     }
   }
   return 'more';
@@ -146,7 +150,7 @@ async function processItem(ctx: ServiceContext, loaded: Loaded, item: SourceRunI
   const previous = stored?.fileId ? { fingerprint: stored.fingerprint, links: stored.links } : null;
   // What the listing says settles an unchanged item without a request of its own.
   if (previous && item.listed && sameVersion(item.listed, previous.fingerprint)) {
-    await markUnchanged(ctx, run, stored!, item.listed, undefined);
+    await markUnchanged(ctx, loaded.row.kbId, run, stored!, item.listed, undefined);
     return;
   }
   const ref: ItemRef = { key: item.key, url: item.url, depth: item.depth, listed: item.listed ?? undefined };
@@ -155,7 +159,7 @@ async function processItem(ctx: ServiceContext, loaded: Loaded, item: SourceRunI
     case 'unchanged': {
       if (!stored) throw new ItemError('The source answered "not modified" to a request that asked for the whole item');
       await addItems(ctx, loaded, item.runId, result.links ?? []);
-      await markUnchanged(ctx, run, stored, result.fingerprint, result.links?.map((l) => l.key));
+      await markUnchanged(ctx, loaded.row.kbId, run, stored, result.fingerprint, result.links?.map((l) => l.key));
       return;
     }
     case 'alias': {

@@ -77,13 +77,13 @@ export async function failRun(ctx: ServiceContext, runId: string, code: string, 
   endSession(runId);
 }
 
-/** Documents this run added or changed that are still being extracted or indexed. */
+/** Documents this run added, changed, retried or added back that are still being extracted or indexed. */
 async function documentsInFlight(db: DbOrTx, runId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(sourceRunItems)
     .innerJoin(kbDocuments, eq(kbDocuments.id, sourceRunItems.documentId))
-    .where(and(eq(sourceRunItems.runId, runId), inArray(sourceRunItems.outcome, ['added', 'updated']), inArray(kbDocuments.status, ['pending', 'indexing'])));
+    .where(and(eq(sourceRunItems.runId, runId), inArray(sourceRunItems.outcome, ['added', 'updated', 'unchanged']), inArray(kbDocuments.status, ['pending', 'indexing'])));
   return Number(row?.n ?? 0);
 }
 
@@ -112,7 +112,7 @@ export async function settleRun(ctx: ServiceContext, runId: string): Promise<boo
          set outcome = 'failed',
              reason = 'The document could not be indexed: ' || coalesce(d.error_message, d.error_code, 'unknown error')
         from ${kbDocuments} as d
-       where i.run_id = ${runId} and i.document_id = d.id and i.outcome in ('added', 'updated') and d.status = 'failed'`);
+       where i.run_id = ${runId} and i.document_id = d.id and i.outcome in ('added', 'updated', 'unchanged') and d.status = 'failed'`);
     const counts = await countOutcomes(tx, runId);
     const now = new Date();
     await tx

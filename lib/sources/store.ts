@@ -10,6 +10,7 @@ import { checkExtractable, insertExtraction } from '@/lib/extraction/service';
 import { UploadInspector } from '@/lib/files/inspect';
 import { forgetFileRow } from '@/lib/files/row-cache';
 import { newId } from '@/lib/ids';
+import { retryDocument } from '@/lib/ingestion/retry';
 import { documentConflict, insertDocument } from '@/lib/knowledge-bases/add-document';
 import type { StagedObject } from '@/lib/storage';
 import { cleanLabel } from '@/lib/text/clean';
@@ -51,15 +52,45 @@ export async function markDone(
     .where(and(eq(sourceRunItems.runId, item.runId), eq(sourceRunItems.key, item.key)));
 }
 
-/** The item is as stored: its fingerprint and links are brought up to date, nothing is fetched or extracted. */
-export async function markUnchanged(ctx: ServiceContext, run: RunItemRef, stored: SourceItemRow, fingerprint: Fingerprint, links: string[] | undefined) {
+/**
+ * The item is as stored: its fingerprint and links are brought up to date, nothing is fetched or
+ * extracted. Its document is put right if it is not as the source says: one whose extraction or
+ * indexing failed goes through its pipeline again, and one removed from the knowledge base is
+ * added back; the run then waits for it like for a changed item (see settleRun).
+ */
+export async function markUnchanged(ctx: ServiceContext, kbId: string, run: RunItemRef, stored: SourceItemRow, fingerprint: Fingerprint, links: string[] | undefined) {
+  const documentId = stored.fileId ? await putDocumentRight(ctx, kbId, stored.fileId) : null;
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(sourceItems)
       .set({ fingerprint: { ...stored.fingerprint, ...defined(fingerprint) }, links: links ?? stored.links, state: 'present', lastRunId: run.runId, seenAt: new Date() })
       .where(eq(sourceItems.id, stored.id));
-    await markDone(tx, run, 'unchanged', { fileId: stored.fileId });
+    await markDone(tx, run, 'unchanged', { fileId: stored.fileId, documentId });
   });
+}
+
+/** Retries a failed document of the file, or adds the file back to the knowledge base; the document's id when it did either. */
+async function putDocumentRight(ctx: ServiceContext, kbId: string, fileId: string): Promise<string | null> {
+  const [document] = await ctx.db
+    .select({ id: kbDocuments.id, status: kbDocuments.status })
+    .from(kbDocuments)
+    .where(and(eq(kbDocuments.kbId, kbId), eq(kbDocuments.fileId, fileId)));
+  try {
+    if (document?.status === 'failed') {
+      await retryDocument(ctx, kbId, document.id);
+      return document.id;
+    }
+    if (document) return null;
+    const [file] = await ctx.db.select().from(files).where(eq(files.id, fileId));
+    if (!file) return null;
+    const added = await ctx.db.transaction((tx) => insertDocument(tx, ctx, kbId, file, { file_id: fileId }));
+    notifyWorkflows();
+    return added.id;
+  } catch (err) {
+    // The document changed meanwhile (busy, deleted, or the same content added): left as it is.
+    if (isApiError(err)) return null;
+    throw err;
+  }
 }
 
 function defined(fp: Fingerprint): Fingerprint {
@@ -117,7 +148,7 @@ export async function storeContent(ctx: ServiceContext, input: StoreInput): Prom
   if (file && file.sha256 === staged.sha256) {
     // Touched but not changed (a new ETag or time on the same bytes).
     await staged.staged.discard();
-    await markUnchanged(ctx, input.run, input.stored!, fingerprint, input.links);
+    await markUnchanged(ctx, input.source.kbId, input.run, input.stored!, fingerprint, input.links);
     return 'unchanged';
   }
   const extract = { mode: input.source.extractionMode, options: { ...EXTRACTION_OPTIONS } };
