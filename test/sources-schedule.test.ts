@@ -9,7 +9,9 @@ import { z } from 'zod';
 import * as sourcesRoute from '@/app/v1/sources/route';
 import { toInngestFunction } from '@/inngest/functions';
 import { backgroundServices } from '@/lib/context';
-import { sourceRuns, sources, workflowRuns } from '@/lib/db/schema';
+import { sourceRunItems, sourceRuns, sources, workflowRuns } from '@/lib/db/schema';
+import { newId } from '@/lib/ids';
+import { RUNS_WITH_ITEMS, settleRun } from '@/lib/sources/runs';
 import { sourceSchedulesWorkflow } from '@/lib/sources/schedule-workflow';
 import { enqueueDueSyncs } from '@/lib/sources/sync';
 import { enqueueScheduledRuns } from '@/lib/workflows/schedule';
@@ -99,5 +101,27 @@ describe('cron workflows', () => {
     const id = await scheduledSource({ interval: '1h' });
     await app.db.update(sources).set({ nextSyncAt: new Date(Date.now() - 1000) }).where(eq(sources.id, id));
     expect(await sourceSchedulesWorkflow.when!(app.db, {})).toBe(true);
+  });
+});
+
+describe('run history', () => {
+  it('keeps the item-by-item record of the newest 20 runs of a source, and the counts of all', async () => {
+    const id = await scheduledSource({ interval: '1h' });
+    const base = Date.now() - 3600_000;
+    const ids: string[] = [];
+    for (let i = 0; i < RUNS_WITH_ITEMS + 3; i++) {
+      const runId = newId('sourceRun');
+      ids.push(runId);
+      const last = i === RUNS_WITH_ITEMS + 2;
+      const at = new Date(base + i * 1000);
+      await app.db.insert(sourceRuns).values({ id: runId, sourceId: id, status: last ? 'indexing' : 'completed', trigger: 'manual', unchanged: 1, createdAt: at, updatedAt: at });
+      await app.db.insert(sourceRunItems).values({ runId, key: 'a', url: 'https://93.184.216.34/a', outcome: 'unchanged', doneAt: at });
+    }
+    expect(await settleRun(backgroundServices(app.db), ids.at(-1)!)).toBe(true);
+    const kept = new Set((await app.db.select({ runId: sourceRunItems.runId }).from(sourceRunItems)).map((r) => r.runId));
+    expect(ids.filter((r) => kept.has(r))).toEqual(ids.slice(-RUNS_WITH_ITEMS));
+    const runs = await app.db.select().from(sourceRuns).where(eq(sourceRuns.sourceId, id));
+    expect(runs).toHaveLength(RUNS_WITH_ITEMS + 3);
+    expect(runs.every((r) => r.unchanged === 1)).toBe(true);
   });
 });

@@ -16,6 +16,17 @@ export type RunCounts = Record<SourceItemOutcome, number>;
 
 const ZERO: RunCounts = { added: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 };
 
+/** Runs of a source that keep their item-by-item record (older ones keep their counts only). */
+export const RUNS_WITH_ITEMS = 20;
+
+/** Forgets the item lists of a source's runs beyond the newest RUNS_WITH_ITEMS (their counts stay). */
+async function pruneRunItems(tx: DbOrTx, sourceId: string): Promise<void> {
+  await tx.execute(sql`
+    delete from ${sourceRunItems} where run_id in (
+      select id from ${sourceRuns} where source_id = ${sourceId}
+       order by created_at desc, id desc offset ${RUNS_WITH_ITEMS})`);
+}
+
 /** How many of the run's items had each outcome. */
 export async function countOutcomes(db: DbOrTx, runId: string): Promise<RunCounts> {
   const rows = await db
@@ -67,6 +78,7 @@ export async function failRun(ctx: ServiceContext, runId: string, code: string, 
     const source = await sourceOfRun(tx, run);
     if (!source) return;
     await tx.update(sources).set({ lastRunId: run.id, updatedAt: now }).where(eq(sources.id, source.id));
+    await pruneRunItems(tx, source.id);
     await recordEvent(
       tx,
       'source.sync.failed',
@@ -122,6 +134,7 @@ export async function settleRun(ctx: ServiceContext, runId: string): Promise<boo
     const source = await sourceOfRun(tx, run);
     if (!source) return true;
     await tx.update(sources).set({ lastRunId: run.id, lastSyncedAt: now, updatedAt: now }).where(eq(sources.id, source.id));
+    await pruneRunItems(tx, source.id);
     await recordEvent(
       tx,
       'source.sync.completed',
