@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as fileRoute from '@/app/v1/files/[file_id]/route';
 import * as documentsRoute from '@/app/v1/knowledge-bases/[kb_id]/documents/route';
+import * as kbRoute from '@/app/v1/knowledge-bases/[kb_id]/route';
 import * as searchRoute from '@/app/v1/knowledge-bases/[kb_id]/search/route';
 import * as sourcesRoute from '@/app/v1/sources/route';
 import * as runRoute from '@/app/v1/sources/[source_id]/runs/[run_id]/route';
@@ -119,6 +120,16 @@ describe('a web source', () => {
     const run = await latestRun(limited);
     expect(run).toMatchObject({ status: 'completed', items_total: 3, limit_reached: true });
     expect(run.counts.added).toBe(3);
+
+    // Deleting the knowledge base takes its sources with it; their files stay, as plain files.
+    const fileIds = (await app.db.select().from(sourceItems).where(eq(sourceItems.sourceId, limited))).map((r) => r.fileId!);
+    expect(fileIds).toHaveLength(3);
+    const deleted = await app.call(kbRoute.DELETE, { method: 'DELETE', path: `/v1/knowledge-bases/${limitedKb}`, params: { kb_id: limitedKb } });
+    expect(deleted.status).toBe(204);
+    for (const fileId of fileIds) {
+      const file = await app.call(fileRoute.GET, { path: `/v1/files/${fileId}`, params: { file_id: fileId } });
+      expect(file.body).toMatchObject({ id: fileId, source_item: null });
+    }
   }, 60_000);
 });
 

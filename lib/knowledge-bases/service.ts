@@ -5,7 +5,8 @@ import { notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
 import { paginate } from '@/lib/db/paginate';
-import { kbDocuments, knowledgeBases, type KnowledgeBaseRow } from '@/lib/db/schema';
+import { forgetFileRows } from '@/lib/files/row-cache';
+import { files, kbDocuments, knowledgeBases, sources, type KnowledgeBaseRow } from '@/lib/db/schema';
 import { configuredEmbeddingSpec } from '@/lib/embeddings';
 import { recordEvent } from '@/lib/events';
 import { newId } from '@/lib/ids';
@@ -199,6 +200,11 @@ export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Prom
     const counts = (await countsOf(tx, [id])).get(id)!;
     // Chunks first, in short statements (see store.ts); the cascade then has only documents left.
     for (const generation of [kb.generation, kb.pendingGeneration]) if (generation !== null) await dropGeneration(tx, id, generation);
+    // Its sources go with it (cascade); the files they kept stay as plain files, as uploads do.
+    await tx
+      .update(files)
+      .set({ source: null })
+      .where(sql`${files.source}->>'source_id' in (select ${sources.id} from ${sources} where ${sources.kbId} = ${id})`);
     await tx.delete(knowledgeBases).where(eq(knowledgeBases.id, id));
     await removeKnowledgeBaseFromKeys(tx, id);
     await recordEvent(
@@ -209,4 +215,5 @@ export async function deleteKnowledgeBase(ctx: ServiceContext, id: string): Prom
     );
   });
   forgetCachedKeys();
+  forgetFileRows();
 }
