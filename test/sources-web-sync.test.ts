@@ -14,12 +14,14 @@ import * as sourcesRoute from '@/app/v1/sources/route';
 import * as runRoute from '@/app/v1/sources/[source_id]/runs/[run_id]/route';
 import * as runsRoute from '@/app/v1/sources/[source_id]/runs/route';
 import * as syncRoute from '@/app/v1/sources/[source_id]/sync/route';
+import * as webhooksRoute from '@/app/v1/webhooks/route';
 import { files, sourceItems } from '@/lib/db/schema';
 import { useTestApp } from './support/app';
 import { createKb, drainWorkflows } from './support/knowledge-bases';
+import { startReceiver } from './support/receiver';
 import { startSite, type Site } from './support/site-server';
 
-const app = useTestApp({ QUARRY_SOURCES_ALLOW_PRIVATE: 'true' });
+const app = useTestApp({ QUARRY_SOURCES_ALLOW_PRIVATE: 'true', QUARRY_WEBHOOK_ALLOW_INSECURE: 'true' });
 let site: Site;
 
 beforeAll(async () => {
@@ -162,4 +164,34 @@ describe('a url source', () => {
     const detail = await app.call(runRoute.GET, { path: `/v1/sources/${sourceId}/runs/${run.id}`, params: { source_id: sourceId, run_id: run.id } });
     expect(detail.body.failures).toEqual([{ key: `${site.url}/docs/broken`, url: `${site.url}/docs/broken`, reason: `HTTP 500 from ${site.url}/docs/broken` }]);
   }, 60_000);
+});
+
+describe('sync events', () => {
+  it('reach webhooks: source.sync.completed with the counts, source.sync.failed with the error', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await app.call(webhooksRoute.POST, {
+        method: 'POST',
+        path: '/v1/webhooks',
+        body: { url: receiver.url, events: ['source.sync.completed', 'source.sync.failed'], secret: 'source-events-secret-0123' },
+      });
+      expect(hook.status, hook.text).toBe(201);
+      const kbId = await createKb(app, { name: 'events' });
+      const ok = await createSource({ type: 'url', knowledge_base_id: kbId, config: { url: `${site.url}/docs/intro.html` } });
+      const failing = await createSource({
+        type: 's3',
+        knowledge_base_id: kbId,
+        config: { bucket: 'nowhere', endpoint: 'http://127.0.0.1:9', force_path_style: true },
+        credentials: { access_key_id: 'x', secret_access_key: 'y' },
+      });
+      await drainWorkflows(app);
+      const events = receiver.received.map((r) => JSON.parse(r.body.toString()) as { type: string; data: Record<string, unknown> });
+      const completed = events.find((e) => e.type === 'source.sync.completed' && e.data.source_id === ok);
+      expect(completed?.data).toMatchObject({ kb_id: kbId, status: 'completed', counts: { added: 1, updated: 0, unchanged: 0, deleted: 0, failed: 0, skipped: 0 }, limit_reached: false });
+      const failed = events.find((e) => e.type === 'source.sync.failed' && e.data.source_id === failing);
+      expect(failed?.data).toMatchObject({ kb_id: kbId, status: 'failed', error: { code: expect.any(String), message: expect.stringContaining('nowhere') } });
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
 });
