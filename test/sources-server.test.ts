@@ -6,25 +6,36 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuild } from '@/scripts/lib/ensure-build.mjs';
 import { runServer, type RunningServer } from '@/scripts/lib/run-server.mjs';
+import { createScratchDatabase } from '@/test/support/database';
 
 /**
  * A sync killed with kill -9 in the middle and resumed by the restarted production server: every
  * page ends up exactly once (one file, one document, one item), the pages done before the kill
  * are not fetched again (at most the batch under way is), and the run completes with the counts
- * of one whole sync.
+ * of one whole sync. On the embedded database, or on PostgreSQL when TEST_DATABASE_URL is set
+ * (where the restarted server takes the run over once its lease ran out).
  */
 const ADMIN = 'sk_test_sourceserveradministrator00001';
 const PAGES = 30;
 const DELAY_MS = 150;
 const auth = { authorization: `Bearer ${ADMIN}` };
 
+const PG = process.env.TEST_DATABASE_URL;
+let scratch: { url: string; drop(): Promise<void> } | undefined;
 let dataDir: string;
 let server: RunningServer | undefined;
 let site: http.Server;
 let siteUrl = '';
 const fetched = new Map<string, number>();
 
-const env = () => ({ QUARRY_ADMIN_KEY: ADMIN, QUARRY_DATA_DIR: dataDir, DATABASE_URL: '', QUARRY_SOURCES_ALLOW_PRIVATE: 'true' });
+const env = () => ({
+  QUARRY_ADMIN_KEY: ADMIN,
+  QUARRY_DATA_DIR: dataDir,
+  DATABASE_URL: scratch?.url ?? '',
+  QUARRY_SOURCES_ALLOW_PRIVATE: 'true',
+  // Short, so the killed process's run is taken over soon on PostgreSQL.
+  QUARRY_WORKFLOW_LEASE_S: '5',
+});
 
 async function call(method: string, route: string, body?: unknown) {
   const res = await fetch(`${server!.baseUrl}${route}`, {
@@ -49,6 +60,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 beforeAll(async () => {
   ensureBuild({ quiet: true });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quarry-source-server-'));
+  if (PG) scratch = await createScratchDatabase(PG);
   // A slow site: an index linking 30 pages, each answering after a pause.
   site = http.createServer((req, res) => {
     const url = req.url ?? '/';
@@ -69,6 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await new Promise((r) => site?.close(r));
+  await scratch?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
