@@ -61,6 +61,8 @@ export default defineConfig({
       QUARRY_ADMIN_PASSWORD: E2E_ADMIN.password,
       QUARRY_ADMIN_KEY: 'sk_test_e2eadministratorkey000000000001',
       QUARRY_WEBHOOK_ALLOW_INSECURE: 'true',
+      // The sources spec crawls a site the spec serves on 127.0.0.1.
+      QUARRY_SOURCES_ALLOW_PRIVATE: 'true',
       QUARRY_RATE_LIMIT_PER_MINUTE: '100000',
       // Every JSON response is checked against the schema its endpoint documents.
       QUARRY_VALIDATE_RESPONSES: '1',

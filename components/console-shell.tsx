@@ -31,6 +31,7 @@ const NAV: { href: string; label: string; admin?: boolean }[] = [
   { href: '/', label: 'Overview' },
   { href: '/files', label: 'Files' },
   { href: '/knowledge-bases', label: 'Knowledge bases' },
+  { href: '/sources', label: 'Sources' },
   { href: '/search', label: 'Search' },
   { href: '/webhooks', label: 'Webhooks', admin: true },
   { href: '/api-keys', label: 'API keys', admin: true },

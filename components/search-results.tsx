@@ -7,6 +7,7 @@ import { Markdown } from './markdown';
 import type { HighlightTerms } from './search/highlight';
 import { extractionHref } from './search/links';
 import { previewMarkdown } from './search/preview';
+import { PassageOrigin } from './sources/origin';
 
 /* Search results: passages with score bars, their Markdown with the query's words marked, and links to where they come from. */
 
@@ -99,6 +100,7 @@ export function ResultCard({ chunk, rank, run, terms }: { chunk: SearchChunk; ra
         {chunk.document_title}
       </h3>
       {place && <p className="mt-0.5 text-sm break-words text-slate-600" data-testid="result-place">{place}</p>}
+      <PassageOrigin item={chunk.source_item} version={chunk.source_item ? chunk.file_version : undefined} />
       <div className="mt-3 flex items-center gap-3">
         <span aria-hidden="true" className="text-sm font-semibold text-slate-600 tabular-nums">
           #{rank}

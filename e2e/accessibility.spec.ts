@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse, type Locator, type Page } from '@playwright/test';
+import { startSite, type Site } from '../test/support/site-server';
 import { ADMIN_KEY, dialog, signIn } from './helpers';
 
 /*
@@ -53,10 +54,15 @@ interface Made {
   webhookId: string;
   hookUrl: string;
   keyName: string;
+  sourceId: string;
+  sourceName: string;
+  sourceKbId: string;
 }
 let made: Made;
 let api: APIRequestContext;
 let receiver: http.Server;
+/** A small site on 127.0.0.1 that a source crawls (the server allows private addresses for sources). */
+let site: Site;
 
 async function json<T>(response: APIResponse, status: number): Promise<T> {
   expect(response.status(), await response.text()).toBe(status);
@@ -100,7 +106,33 @@ test.beforeAll(async ({ browser }, testInfo) => {
       intervals: [250, 500, 1000],
     })
     .toBe('indexed');
-  made = { fileId: file.id, filename, extractionId: file.extraction!.id, kbId: kb.id, kbName, webhookId: webhook.id, hookUrl, keyName };
+  // A website source of its own knowledge base, synced once, so its page lists a completed sync.
+  site = await startSite();
+  const orchard = await json<{ id: string }>(await api.post('/v1/knowledge-bases', { data: { name: `Orchard ${id}` } }), 201);
+  const sourceName = `Orchard site ${id}`;
+  const source = await json<{ id: string }>(
+    await api.post('/v1/sources', { data: { type: 'web', knowledge_base_id: orchard.id, name: sourceName, config: { start_url: `${site.url}/docs/` } } }),
+    201,
+  );
+  await expect
+    .poll(async () => ((await (await api.get(`/v1/sources/${source.id}`)).json()) as { last_run: { status: string } | null }).last_run?.status, {
+      timeout: 90_000,
+      intervals: [250, 500, 1000],
+    })
+    .toBe('completed');
+  made = {
+    fileId: file.id,
+    filename,
+    extractionId: file.extraction!.id,
+    kbId: kb.id,
+    kbName,
+    webhookId: webhook.id,
+    hookUrl,
+    keyName,
+    sourceId: source.id,
+    sourceName,
+    sourceKbId: orchard.id,
+  };
 
   // One sign-in for every test of the signed-in pages.
   const page = await browser.newPage({ baseURL, storageState: signedOut });
@@ -114,6 +146,7 @@ test.afterAll(async () => {
   await api?.dispose();
   fs.rmSync(STATE, { force: true });
   await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+  await site?.close();
 });
 
 /** One line per problem and element: rule, impact, what is wrong, and where. */
@@ -262,6 +295,42 @@ test.describe('signed in', () => {
     await page.getByLabel('What are you looking for?').fill('lighthouse keeper polishes the brass lantern');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expectAccessible(page, 'Search', () => [page.getByTestId('search-result').first()]);
+  });
+
+  test('sources, and the add a source form with its checks and a test result', async ({ page }) => {
+    await page.goto('/sources');
+    await expectAccessible(page, 'Sources', () => [page.getByRole('link', { name: made.sourceName })]);
+    await page.goto(`/knowledge-bases/${made.sourceKbId}/sources/new`);
+    await expect(page.getByRole('heading', { name: 'Add a source', level: 1 })).toBeVisible();
+    // Saved empty: the form says what is missing, beside the field.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expectAccessible(page, 'Add a source form with its checks', () => [page.getByText('Enter the page to start from')]);
+    await page.getByLabel('Start page (URL)').fill(`${site.url}/docs/`);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByRole('radio', { name: 'Custom (cron)' }).check();
+    await expectAccessible(page, 'Add a source form with a test result', () => [
+      page.getByRole('list', { name: 'Items found' }),
+      page.getByLabel('Cron expression'),
+    ]);
+    await page.getByRole('radio', { name: /S3-compatible bucket/ }).check();
+    await expectAccessible(page, 'Add a source form for a bucket', () => [page.getByLabel('Secret access key')]);
+  });
+
+  test('source detail, its edit form and its delete dialog', async ({ page }) => {
+    await page.goto(`/sources/${made.sourceId}`);
+    await expectAccessible(page, 'Source detail', () => [
+      page.getByRole('heading', { name: made.sourceName, level: 1 }),
+      page.getByTestId('run-row').filter({ hasText: 'Completed' }),
+    ]);
+    await page.getByRole('button', { name: 'Edit name, schedule or reading' }).click();
+    await page.getByRole('radio', { name: 'Every … hours' }).check();
+    await expectAccessible(page, 'Edit source form', () => [page.getByLabel('Every', { exact: true })]);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = dialog(page, 'Delete source');
+    await expectAccessible(page, 'Delete source dialog', () => [confirm.getByRole('radio', { name: /Keep the documents/ })]);
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
   });
 
   test('API keys, and the new key dialog', async ({ page }) => {

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { Extraction, FileRecord } from '../api-types';
 import { humanizeKey, metadataText, MODE_NAMES } from '../files-common';
+import { webHref } from '../sources/describe';
 import { Card, RelativeTime, StatusBadge } from '../ui';
 
 function durationText(fromIso: string, toIso: string): string {
@@ -25,6 +26,30 @@ function Detail({ term, children }: { term: string; children: ReactNode }) {
 
 const KNOWN_METADATA: Record<string, string> = { title: 'Title', author: 'Author', created_date: 'Document created', modified_date: 'Last edited' };
 
+/** For a file a source keeps in step: where it comes from (a link when it is on the web) and its newest version. */
+function SourceDetails({ item, version }: { item: NonNullable<FileRecord['source_item']>; version: number }) {
+  const href = webHref(item.url);
+  return (
+    <>
+      <Detail term="Comes from">
+        {href ? (
+          <a href={href} target="_blank" rel="noreferrer" className="font-mono text-xs break-all text-indigo-700 hover:underline" data-testid="source-url">
+            {item.url}
+          </a>
+        ) : (
+          <span className="font-mono text-xs break-all" data-testid="source-url">
+            {item.url || item.key}
+          </span>
+        )}
+        <Link href={`/sources/${item.source_id}`} className="mt-0.5 block text-xs text-indigo-700 hover:underline">
+          About the source
+        </Link>
+      </Detail>
+      <Detail term="Newest version">v{version}</Detail>
+    </>
+  );
+}
+
 /** What is known about the extraction and the document. */
 export function About({ extraction, file }: { extraction: Extraction; file?: FileRecord }) {
   const extra = Object.entries(extraction.metadata ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== '');
@@ -36,6 +61,7 @@ export function About({ extraction, file }: { extraction: Extraction; file?: Fil
             {file?.filename ?? 'Open the file'}
           </Link>
         </Detail>
+        {file?.source_item && <SourceDetails item={file.source_item} version={file.version} />}
         <Detail term="Status">
           <StatusBadge status={extraction.status} />
         </Detail>

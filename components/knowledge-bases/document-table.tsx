@@ -3,6 +3,7 @@
 import type { DocumentItem } from '../api-types';
 import { withoutCodes } from '../files-common';
 import { Badge, ConfirmButton, RelativeTime, Table, type Column } from '../ui';
+import { DocumentOrigin, VersionNote } from '../sources/origin';
 import { RetryDocumentButton } from './retry';
 
 const STATUS: Record<DocumentItem['status'], { word: string; tone: 'yellow' | 'blue' | 'green' | 'red' }> = {
@@ -40,6 +41,8 @@ export function DocumentTable({ kbId, items, onRemove }: { kbId: string; items: 
       cell: (doc) => (
         <>
           <span className="break-all font-medium sm:break-words">{doc.title}</span>
+          <VersionNote version={doc.file_version} latest={doc.latest_file_version} />
+          <DocumentOrigin item={doc.source_item} />
           <span className="mt-0.5 block text-xs text-slate-600 sm:hidden">
             {doc.status === 'indexed' && `${doc.chunk_count} ${doc.chunk_count === 1 ? 'passage' : 'passages'} · `}
             added <RelativeTime iso={doc.created_at} />

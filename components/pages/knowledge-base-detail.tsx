@@ -12,6 +12,7 @@ import { KnowledgeBaseForm, type KnowledgeBaseFormValues } from '../knowledge-ba
 import { DocumentTable } from '../knowledge-bases/document-table';
 import { RetryAllFailed } from '../knowledge-bases/retry';
 import { Summary } from '../knowledge-bases/summary';
+import { KnowledgeBaseSources } from '../sources/kb-sources';
 import { isNotFound, retryUnlessNotFound } from '../not-found';
 import { Button, Card, ConfirmButton, Dialog, EmptyState, ErrorState, Loading, PageHeader, Pagination } from '../ui';
 
@@ -168,6 +169,7 @@ export function KnowledgeBaseDetail({ kbId }: { kbId: string }) {
       </Dialog>
       <div className="space-y-6">
         <Summary kb={data} />
+        <KnowledgeBaseSources kbId={kbId} />
         <Card
           title="Documents"
           actions={

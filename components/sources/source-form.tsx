@@ -77,10 +77,10 @@ export function SourceForm({ kbId, onSubmit }: { kbId: string; onSubmit: (source
     const next = { ...config, ...patch };
     setConfig(next);
     // A field showing a message is checked again as it changes, so the message goes once it is right.
-    const shown = Object.keys(errors).filter((k) => errors[k]);
-    if (shown.length > 0) {
+    const changed = Object.keys(patch).flatMap((key) => [`config.${key}`, `credentials.${key}`]).filter((k) => errors[k]);
+    if (changed.length > 0) {
       const fresh = checkConfig(type, next);
-      setErrors((current) => Object.fromEntries(Object.entries(current).map(([k, v]) => [k, v && k in fresh ? fresh[k] : v && SHOWN[type].includes(k) ? undefined : v])));
+      setErrors((current) => ({ ...current, ...Object.fromEntries(changed.map((k) => [k, fresh[k]])) }));
     }
   }
 
