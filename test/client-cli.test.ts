@@ -114,6 +114,56 @@ describe('quarry CLI', () => {
     expect(jsonLines(lsJson.stdout).map((k) => k.id)).toContain(kb.id);
   }, 120_000);
 
+  it('creates, lists, reads and syncs sources, and verifies citations', async () => {
+    const kb = await quarry.unwrap(quarry.api.POST('/v1/knowledge-bases', { body: { name: 'CLI sources' } }));
+    // A literal public address is accepted without DNS; --no-sync means it is never fetched.
+    const url = 'https://93.184.216.34/cli.pdf';
+    const created = await quarryCli(['sources', 'create', 'url', '--kb', kb.id, '--url', url, '--schedule', '6h', '--name', 'CLI handbook', '--no-sync', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const source = jsonLines(created.stdout)[0];
+    expect(source).toMatchObject({ type: 'url', knowledge_base_id: kb.id, name: 'CLI handbook', config: { url }, schedule_description: 'Every 6 hours', last_run: null });
+
+    const body = path.join(scratch, 'source.json');
+    fs.writeFileSync(body, JSON.stringify({ type: 'url', knowledge_base_id: kb.id, config: { url: 'https://93.184.216.34/other.pdf' }, sync: false }));
+    const fromFile = await quarryCli(['sources', 'create', '--from', body, '--mode', 'simple']);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toMatch(/^src_\w+ {2}url {2}93\.184\.216\.34\/other\.pdf {2}in kb_\w+\n {2}schedule: only when asked/);
+
+    const ls = await quarryCli(['sources', 'ls', '--kb', kb.id]);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(ls.stdout.split('\n')[0]).toMatch(/^ID +TYPE +KNOWLEDGE BASE +ITEMS +LAST RUN +NAME$/);
+    expect(ls.stdout).toMatch(new RegExp(`^${source.id} +url +${kb.id} +0 +- +CLI handbook$`, 'm'));
+    const get = await quarryCli(['sources', 'get', source.id]);
+    expect(get.stdout).toContain('schedule: Every 6 hours');
+    const runs = await quarryCli(['sources', 'runs', source.id]);
+    expect(runs).toMatchObject({ code: 0, stderr: expect.stringContaining('no syncs yet') });
+
+    expect(await quarryCli(['sources', 'create', 'url', '--url', url])).toMatchObject({ code: 2, stderr: expect.stringContaining('--kb') });
+    expect(await quarryCli(['sources', 'create', 'ftp', '--kb', kb.id])).toMatchObject({ code: 2 });
+    expect(await quarryCli(['sources', 'create', 'url', '--kb', kb.id, '--url', url, '--no-sync', '--wait'])).toMatchObject({ code: 2 });
+    const missing = await quarryCli(['sources', 'sync', 'src_01jd0000000000000000000000', '--wait']);
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/SOURCE_NOT_FOUND \(HTTP 404\)/) });
+
+    const up = await quarryCli(['upload', PDF, '--kb', kb.id, '--extract', 'simple', '--wait', '--json']);
+    expect(up.code, up.stderr).toBe(0);
+    const search = await quarryCli(['search', kb.id, 'JavaScript code example', '--top-k', '1']);
+    const [, documentId, version, chunkId] = /\((doc_\w+) v(\d+), (chunk_\w+)\)/.exec(search.stdout) ?? [];
+    expect(chunkId, search.stdout).toBeDefined();
+    const verified = await quarryCli(['citations', 'verify', `${chunkId}:${documentId}@${version}`, 'chunk_01jd0000000000000000000000']);
+    expect(verified.code, verified.stderr).toBe(0);
+    const [current, gone] = verified.stdout.trim().split('\n');
+    expect(current).toMatch(new RegExp(`^current +${chunkId} +${documentId} +v1 → v1 +`));
+    expect(gone).toMatch(/^gone +chunk_01jd0000000000000000000000 +- +No such passage/);
+    const searchJson = path.join(scratch, 'search.json');
+    fs.writeFileSync(searchJson, (await quarryCli(['search', kb.id, 'formula', '--top-k', '2', '--json'])).stdout);
+    const fromSearch = await quarryCli(['citations', 'verify', '--file', searchJson, '--no-source-check', '--json']);
+    expect(fromSearch.code, fromSearch.stderr).toBe(0);
+    const statuses = jsonLines(fromSearch.stdout).map((r) => r.status);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 'current')).toBe(true);
+    expect(await quarryCli(['citations', 'verify'])).toMatchObject({ code: 2 });
+  }, 120_000);
+
   it('exits 1 for an API error, 3 for a failed extraction, 4 for an unreachable server and 5 for a wait timeout', async () => {
     const missing = await quarryCli(['extract', 'file_01jd0000000000000000000000', '--wait']);
     expect(missing.code).toBe(1);

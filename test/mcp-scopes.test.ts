@@ -22,6 +22,12 @@ const TOOL_SCOPES: Record<string, string[]> = {
   extract_file: ['extractions:write'],
   get_extraction_status: ['extractions:read'],
   add_to_knowledge_base: ['kb:write'],
+  list_sources: ['sources:read'],
+  get_source: ['sources:read'],
+  sync_source: ['sources:write'],
+  list_source_runs: ['sources:read'],
+  get_source_run: ['sources:read'],
+  verify_citations: ['kb:read', 'kb:search'],
 };
 
 const covers = (held: string, needed: string) => held === '*' || held === needed || held === `${needed.split(':')[0]}:*`;

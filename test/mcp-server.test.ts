@@ -74,10 +74,16 @@ const ALL_TOOLS = [
   'get_extraction_document',
   'get_extraction_status',
   'get_passage',
+  'get_source',
+  'get_source_run',
   'list_knowledge_bases',
+  'list_source_runs',
+  'list_sources',
   'read_extraction',
   'search_knowledge_base',
+  'sync_source',
   'upload_file',
+  'verify_citations',
 ];
 
 describe('MCP server over Streamable HTTP', () => {
@@ -94,7 +100,7 @@ describe('MCP server over Streamable HTTP', () => {
     expect(all.find((t) => t.name === 'search_knowledge_base')!.inputSchema.required).toEqual(expect.arrayContaining(['kb_id', 'query']));
 
     const search = await connect((await keyWith(['kb:search'])).key);
-    expect((await search.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_document', 'get_passage', 'list_knowledge_bases', 'search_knowledge_base']);
+    expect((await search.listTools()).tools.map((t) => t.name).sort()).toEqual(['get_document', 'get_passage', 'list_knowledge_bases', 'search_knowledge_base', 'verify_citations']);
     expect((await search.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['quarry://knowledge-bases/{kb_id}']);
 
     const files = await connect((await keyWith(['files:write', 'extractions:read'])).key);
@@ -143,6 +149,8 @@ describe('MCP server over Streamable HTTP', () => {
       expect(top.text).toContain('first working day');
       expect(top.citation).toContain(top.document_title);
       expect(top.score).toBeGreaterThan(0);
+      // An uploaded file is at version 1 and synced from no source.
+      expect(top).toMatchObject({ file_version: 1, source_item: null });
     }
     const hit = (await call(searcher, 'search_knowledge_base', { kb_id: kbA.body.id, query: 'train tickets approval' })).results[0];
     const passage = await call(searcher, 'get_passage', { kb_id: kbA.body.id, chunk_id: hit.chunk_id, neighbours: 2 });
@@ -253,7 +261,7 @@ describe('MCP server over Streamable HTTP', () => {
   it('refuses a missing, wrong or revoked key at the HTTP level, and GET with 405', async () => {
     const { id, key } = await keyWith(['kb:search']);
     const client = await connect(key);
-    expect((await client.listTools()).tools.length).toBe(4);
+    expect((await client.listTools()).tools.length).toBe(5);
     expect((await rest('DELETE', `/v1/api-keys/${id}`)).status).toBe(204);
     const refused = async (attempt: Promise<unknown>) => {
       const err = (await attempt.catch((e) => e)) as StreamableHTTPError;

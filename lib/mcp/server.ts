@@ -25,7 +25,9 @@ const INSTRUCTIONS = [
   'Quarry holds documents turned into Markdown and knowledge bases of their passages.',
   'To answer from documents: list_knowledge_bases, then search_knowledge_base with a question; cite results by their citation field (title, page, section);',
   'use get_passage for the text around a result, read_extraction to read a whole document a part at a time, and get_extraction_document for its structure (tables cell by cell).',
+  'Before acting on a passage found earlier, verify_citations with its chunk_id, document_id and file_version tells whether it is current, stale (search again) or gone.',
   'To add documents: upload_file (optionally with extract and knowledge_base_id), extract_file, get_extraction_status, add_to_knowledge_base.',
+  'Sources keep a knowledge base in step with a bucket, a site or a URL: list_sources, get_source, sync_source, list_source_runs and get_source_run (its failures).',
 ].join(' ');
 
 /** A tool's input as JSON Schema: an object at the root, as MCP requires (named schemas nest as $defs). */

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { addDocumentBody, kbIdParams, searchBody } from '@/lib/api/schemas/knowledge-bases';
 import { createExtractionBody, extractionOptionsSchema } from '@/lib/api/schemas/extractions';
 import { uploadOptions } from '@/lib/api/schemas/files';
-import type { Scope } from '@/lib/auth/scopes';
-import type { ServiceContext } from '@/lib/context';
 import { ApiError } from '@/lib/errors';
 import { createExtraction, getExtraction, getExtractionDocument } from '@/lib/extraction/service';
 import { EXTRACTION_MODES } from '@/lib/db/schema';
@@ -15,28 +13,15 @@ import { getPassage, MAX_PASSAGE_NEIGHBOURS } from '@/lib/knowledge-bases/passag
 import { hybridSearchKnowledgeBase, searchKnowledgeBase } from '@/lib/knowledge-bases/search';
 import { listKnowledgeBases } from '@/lib/knowledge-bases/service';
 import { blocksOnPages, windowOf } from './pages';
+import { SOURCE_TOOLS } from './source-tools';
+import { id, nextOffset, pageInput, tool, type Tool } from './tool';
+
+export type { Tool } from './tool';
 
 /** Files an agent may upload through MCP (base64 in the request); larger ones go through POST /v1/files. */
 export const MCP_MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
-export interface Tool<S extends z.ZodObject = z.ZodObject> {
-  name: string;
-  title: string;
-  description: string;
-  /** Any one of these scopes allows the tool. */
-  scopes: readonly Scope[];
-  /** Reads only (a hint for clients that ask before side effects). */
-  readOnly: boolean;
-  input: S;
-  run(ctx: ServiceContext, args: z.output<S>): Promise<unknown>;
-}
-
-function tool<S extends z.ZodObject>(def: Tool<S>): Tool<S> {
-  return def;
-}
-
 const kbId = kbIdParams.shape.kb_id;
-const id = (what: string, example: string) => z.string({ error: `${what} is required and must be a string` }).min(1).max(200).meta({ example });
 
 /** Where a passage comes from, in words a model can put in a citation. */
 function citation(hit: { document_title: string; metadata: Record<string, unknown> }): string {
@@ -67,16 +52,13 @@ export const TOOLS: Tool<any>[] = [
       'Lists the knowledge bases this key can reach, with their ids, names, descriptions and how many documents and chunks each holds. Call it first to find the kb_id to search.',
     scopes: ['kb:read', 'kb:search'],
     readOnly: true,
-    input: z.object({
-      limit: z.number().int().min(1).max(100).default(20).meta({ description: 'How many to return (1–100, default 20)' }),
-      offset: z.number().int().min(0).default(0).meta({ description: 'How many to skip (for the next page)' }),
-    }),
+    input: z.object(pageInput),
     async run(ctx, { limit, offset }) {
       const page = await listKnowledgeBases(ctx, { limit, offset, sort_by: 'name', order: 'asc' });
       return {
         knowledge_bases: page.items,
         total: page.total,
-        next_offset: offset + page.items.length < page.total ? offset + page.items.length : null,
+        next_offset: nextOffset(offset, page.items.length, page.total),
       };
     },
   }),
@@ -84,7 +66,7 @@ export const TOOLS: Tool<any>[] = [
     name: 'search_knowledge_base',
     title: 'Search a knowledge base',
     description:
-      'Finds the passages of a knowledge base that best answer a question or match some words. Each result has the passage text, a relevance score (0–1), and where it comes from: document title and id, page, section, and a ready-made citation. Use get_passage with a chunk_id to read the text around a result.',
+      'Finds the passages of a knowledge base that best answer a question or match some words. Each result has the passage text, a relevance score (0–1), and where it comes from: document title and id, page, section, a ready-made citation, the file_version it was made from and, for a document synced from a source, source_item (its url at the source). Use get_passage with a chunk_id to read the text around a result; before acting on a result later, pass its chunk_id, document_id and file_version to verify_citations.',
     scopes: ['kb:search', 'kb:read'],
     readOnly: true,
     input: searchInput,
@@ -108,6 +90,8 @@ export const TOOLS: Tool<any>[] = [
           text: hit.content,
           file_id: hit.file_id,
           extraction_id: hit.extraction_id,
+          file_version: hit.file_version,
+          source_item: hit.source_item,
         })),
       };
     },
@@ -116,7 +100,7 @@ export const TOOLS: Tool<any>[] = [
     name: 'get_document',
     title: 'Get a document',
     description:
-      "A knowledge base document's title, status (pending, indexing, indexed, failed), chunk count, metadata, and the file and extraction it was indexed from.",
+      "A knowledge base document's title, status (pending, indexing, indexed, failed), chunk count, metadata, the file and extraction it was indexed from, file_version (the version searches serve) beside latest_file_version, and source_item when a source keeps it in step.",
     scopes: ['kb:read', 'kb:search'],
     readOnly: true,
     input: z.object({ kb_id: kbId, document_id: id('document_id', 'doc_01jd0000000000000000000000') }),
@@ -261,4 +245,5 @@ export const TOOLS: Tool<any>[] = [
     input: z.object({ kb_id: kbId, ...addDocumentBody.shape }),
     run: (ctx, { kb_id, ...body }) => addDocumentToKnowledgeBase(ctx, kb_id, body),
   }),
+  ...SOURCE_TOOLS,
 ];

@@ -2,9 +2,12 @@ import createClient, { type Client } from 'openapi-fetch';
 import { QuarryError } from './errors.js';
 import { itemsOf, pagesOf, type Page, type PageReader, type PaginateOptions } from './paginate.js';
 import { multipartUpload, type UploadOptions, type UploadSource } from './upload.js';
-import { documentProgress, extractionProgress, pollUntilDone, type WaitOptions } from './wait.js';
+import { documentProgress, extractionProgress, pollUntilDone, sourceRunProgress, type WaitOptions } from './wait.js';
 import type {
+  CitationInput,
+  CitationVerdicts,
   CreatedDocument,
+  CreateSourceRequest,
   CreatedExtraction,
   Extraction,
   ExtractionDocument,
@@ -20,6 +23,14 @@ import type {
   Schemas,
   SearchRequest,
   SearchResult,
+  Source,
+  SourceList,
+  SourceRun,
+  SourceRunDetail,
+  SourceRunList,
+  SourceTest,
+  TestSourceRequest,
+  UpdateSourceRequest,
   UploadedFile,
 } from './types.js';
 
@@ -153,6 +164,69 @@ export class QuarryClient {
 
   hybridSearch(kbId: string, body: HybridSearchRequest): Promise<HybridSearchResult> {
     return this.unwrap(this.api.POST('/v1/knowledge-bases/{kb_id}/hybrid-search', { params: { path: { kb_id: kbId } }, body }));
+  }
+
+  /** Creates a source (s3, web or url) for a knowledge base; its first sync starts now unless `sync: false`. */
+  createSource(body: CreateSourceRequest, options: { idempotencyKey?: string } = {}): Promise<Source> {
+    const headers = options.idempotencyKey ? { 'idempotency-key': options.idempotencyKey } : undefined;
+    return this.unwrap(this.api.POST('/v1/sources', { body, headers }));
+  }
+
+  /** One page of sources, newest first (`paginate('/v1/sources')` walks them all). */
+  listSources(query: { knowledge_base_id?: string; limit?: number; offset?: number } = {}): Promise<SourceList> {
+    return this.unwrap(this.api.GET('/v1/sources', { params: { query } }));
+  }
+
+  /** A source with its newest sync (`last_run`). */
+  getSource(sourceId: string): Promise<Source> {
+    return this.unwrap(this.api.GET('/v1/sources/{source_id}', { params: { path: { source_id: sourceId } } }));
+  }
+
+  updateSource(sourceId: string, body: UpdateSourceRequest): Promise<Source> {
+    return this.unwrap(this.api.PATCH('/v1/sources/{source_id}', { params: { path: { source_id: sourceId } }, body }));
+  }
+
+  /** Deletes a source and its sync history, with its documents unless `keepDocuments`. */
+  async deleteSource(sourceId: string, options: { keepDocuments?: boolean } = {}): Promise<void> {
+    const query = options.keepDocuments === undefined ? undefined : { keep_documents: options.keepDocuments ? ('true' as const) : ('false' as const) };
+    await this.unwrap(this.api.DELETE('/v1/sources/{source_id}', { params: { path: { source_id: sourceId }, query } }));
+  }
+
+  /** Starts a sync now and answers the queued run; 409 SOURCE_BUSY (details.run_id) while one has not ended. */
+  syncSource(sourceId: string): Promise<SourceRun> {
+    return this.unwrap(this.api.POST('/v1/sources/{source_id}/sync', { params: { path: { source_id: sourceId } } }));
+  }
+
+  /** One page of a source's syncs, newest first, with their counts. */
+  listSourceRuns(sourceId: string, query: { limit?: number; offset?: number } = {}): Promise<SourceRunList> {
+    return this.unwrap(this.api.GET('/v1/sources/{source_id}/runs', { params: { path: { source_id: sourceId }, query } }));
+  }
+
+  /** One sync with each failed item and why. */
+  getSourceRun(sourceId: string, runId: string): Promise<SourceRunDetail> {
+    return this.unwrap(this.api.GET('/v1/sources/{source_id}/runs/{run_id}', { params: { path: { source_id: sourceId, run_id: runId } } }));
+  }
+
+  /** Tries a source's settings: the first items it would sync, or why it cannot be read (nothing stored). */
+  testSource(body: TestSourceRequest): Promise<SourceTest> {
+    return this.unwrap(this.api.POST('/v1/sources/test', { body }));
+  }
+
+  /**
+   * Polls a sync until it completes (resolves with the run and its failures: a completed sync may
+   * still have `counts.failed` items) or fails (QuarryJobFailedError with the run's error code).
+   */
+  waitForSourceRun(sourceId: string, runId: string, options?: WaitOptions<SourceRunDetail>): Promise<SourceRunDetail> {
+    return pollUntilDone('sync', () => this.getSourceRun(sourceId, runId), sourceRunProgress, options);
+  }
+
+  /**
+   * Whether cited passages (a search result's chunk_id, document_id and file_version) are still
+   * current, stale or gone, in order. `checkSource: false` skips asking each source (HEAD, HeadObject).
+   */
+  verifyCitations(citations: CitationInput[], options: { checkSource?: boolean } = {}): Promise<CitationVerdicts> {
+    const body = options.checkSource === undefined ? { citations } : { citations, check_source: options.checkSource };
+    return this.unwrap(this.api.POST('/v1/citations/verify', { body }));
   }
 
   /** Every item of a list, page after page: `for await (const f of quarry.paginate('/v1/files')) …`. */

@@ -45,22 +45,32 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
   return !!error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { message?: unknown }).message === 'string';
 }
 
-/** An extraction or knowledge-base document that ended `failed` while being waited for. */
+/** An extraction, knowledge-base document or source sync that ended `failed` while being waited for. */
 export class QuarryJobFailedError extends Error {
   override readonly name = 'QuarryJobFailedError';
-  /** The failure's code (e.g. OCR_FAILED, EXTRACTION_FAILED, EMBEDDING_FAILED). */
+  /** The failure's code (e.g. OCR_FAILED, EXTRACTION_FAILED, EMBEDDING_FAILED, SOURCE_UNREACHABLE). */
   readonly code: string;
-  /** The extraction or document as last read. */
-  readonly job: { id: string; status: string; error?: { code: string; message: string } };
+  /** The extraction, document or sync run as last read. */
+  readonly job: FailedJob;
 
-  constructor(kind: 'extraction' | 'document', job: { id: string; status: string; error?: { code: string; message: string } }) {
+  constructor(kind: JobKind, job: FailedJob) {
     super(`${kind} ${job.id} failed: ${job.error ? `${job.error.code}: ${job.error.message}` : 'no reason given'}`);
     this.code = job.error?.code ?? 'FAILED';
     this.job = job;
   }
 }
 
-/** A wait that did not see its extraction or document finish within `timeoutMs`. */
+/** What a wait follows. */
+export type JobKind = 'extraction' | 'document' | 'sync';
+
+/** A job as last read: its id, status and, when it failed, why. */
+export interface FailedJob {
+  id: string;
+  status: string;
+  error?: { code: string; message: string } | null;
+}
+
+/** A wait that did not see its extraction, document or sync finish within `timeoutMs`. */
 export class QuarryTimeoutError extends Error {
   override readonly name = 'QuarryTimeoutError';
   constructor(what: string, timeoutMs: number) {

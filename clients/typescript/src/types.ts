@@ -22,6 +22,24 @@ export type SearchRequest = Schemas['SearchRequest'];
 export type SearchResult = Schemas['SearchResult'];
 export type HybridSearchRequest = Schemas['HybridSearchRequest'];
 export type HybridSearchResult = Schemas['HybridSearchResult'];
+/** A source: a bucket, a site or a URL kept in step with a knowledge base. */
+export type Source = Schemas['Source'];
+export type SourceList = Schemas['SourceList'];
+export type CreateSourceRequest = Schemas['CreateSource'];
+export type UpdateSourceRequest = Schemas['UpdateSource'];
+export type TestSourceRequest = Schemas['TestSource'];
+export type SourceTest = Schemas['SourceTest'];
+/** One sync of a source, with its counts. */
+export type SourceRun = Schemas['SourceRun'];
+export type SourceRunList = Schemas['SourceRunList'];
+/** One sync with each failed item and why. */
+export type SourceRunDetail = Schemas['SourceRunDetail'];
+export type SourceSyncCounts = Schemas['SourceSyncCounts'];
+/** A passage to check: a search result's chunk_id, document_id and file_version. */
+export type CitationInput = Schemas['VerifyCitations']['citations'][number];
+/** current, stale or gone, with why. */
+export type CitationVerdict = Schemas['CitationVerdict'];
+export type CitationVerdicts = Schemas['CitationVerdicts'];
 
 /** The paths whose GET answers a page (`items`, `total`, `limit`, `offset`). */
 export type ListPath = {

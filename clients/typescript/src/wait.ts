@@ -1,15 +1,16 @@
-// Polling an extraction or a knowledge-base document until it ends, reporting progress.
-import { QuarryError, QuarryJobFailedError, QuarryTimeoutError } from './errors.js';
-import type { Extraction, KbDocument } from './types.js';
+// Polling an extraction, a knowledge-base document or a source's sync until it ends, reporting progress.
+import { QuarryError, QuarryJobFailedError, QuarryTimeoutError, type FailedJob, type JobKind } from './errors.js';
+import type { Extraction, KbDocument, SourceRun } from './types.js';
 
-/** Where a job stands, the same shape for extractions and documents. */
+/** Where a job stands, the same shape for extractions, documents and syncs. */
 export interface WaitProgress {
   /**
    * queued: not started; extracting: the extraction runs (a document waiting for it too);
-   * indexing: a document's chunks are prepared and written; completed / failed: the end.
+   * syncing: a source's sync lists and fetches its items; indexing: a document's chunks are
+   * prepared and written (or a sync waits for its documents); completed / failed: the end.
    */
-  stage: 'queued' | 'extracting' | 'indexing' | 'completed' | 'failed';
-  /** 0–100 when known: the extraction's `progress`, a waiting document's `extraction_progress`, or chunks written of the total. */
+  stage: 'queued' | 'extracting' | 'syncing' | 'indexing' | 'completed' | 'failed';
+  /** 0–100 when known: the extraction's `progress`, a waiting document's `extraction_progress`, chunks written of the total, or a sync's items done of those found. */
   percent: number | undefined;
   /** While a document's chunks are written (PostgreSQL servers only). */
   chunksWritten?: number;
@@ -58,6 +59,23 @@ export function documentProgress(document: KbDocument): WaitProgress {
   }
 }
 
+/** A sync run's stage; `percent` is the items done of those found so far (the total grows while it lists). */
+export function sourceRunProgress(run: SourceRun): WaitProgress {
+  const percent = run.items_total > 0 ? Math.floor((100 * run.items_done) / run.items_total) : undefined;
+  switch (run.status) {
+    case 'completed':
+      return { stage: 'completed', percent: 100 };
+    case 'failed':
+      return { stage: 'failed', percent };
+    case 'running':
+      return { stage: 'syncing', percent: percent ?? 0 };
+    case 'indexing':
+      return { stage: 'indexing', percent };
+    default:
+      return { stage: 'queued', percent: undefined };
+  }
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -76,8 +94,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * Reads `read()` until `progressOf` says completed (resolves with the object) or failed (rejects
  * with QuarryJobFailedError). A 429 from the server waits its Retry-After and goes on.
  */
-export async function pollUntilDone<T extends { id: string; status: string; error?: { code: string; message: string } }>(
-  kind: 'extraction' | 'document',
+export async function pollUntilDone<T extends FailedJob>(
+  kind: JobKind,
   read: () => Promise<T>,
   progressOf: (current: T) => WaitProgress,
   options: WaitOptions<T> = {},

@@ -46,6 +46,29 @@ export async function readmeExamples(kbId: string) {
   await quarry.search(kbId, { top_k: 3 });
 }
 
+export async function sourceExamples(kbId: string) {
+  const source = await quarry.createSource({ type: 's3', knowledge_base_id: kbId, config: { bucket: 'company-docs', prefix: 'handbook/' }, schedule: { cron: '0 3 * * *', timezone: 'Europe/Paris' } });
+  source.last_run?.status satisfies 'queued' | 'running' | 'indexing' | 'completed' | 'failed' | undefined;
+  const page = await quarry.listSources({ knowledge_base_id: kbId });
+  page.items[0]?.item_count satisfies number | undefined;
+  await quarry.updateSource(source.id, { schedule: { interval: '6h' }, enabled: true });
+  const run = await quarry.syncSource(source.id);
+  const done = await quarry.waitForSourceRun(source.id, run.id, { onProgress: (p) => console.log(p.stage, p.percent), timeoutMs: 30 * 60_000 });
+  for (const f of done.failures) console.log(f.url, f.reason);
+  done.counts.added satisfies number;
+  (await quarry.listSourceRuns(source.id, { limit: 10 })).items[0]?.trigger satisfies 'created' | 'manual' | 'schedule' | 'retry' | undefined;
+  (await quarry.testSource({ type: 'web', config: { start_url: 'https://docs.example.com/' } })).items[0]?.url satisfies string | undefined;
+  await quarry.deleteSource(source.id, { keepDocuments: true });
+
+  const hit = (await quarry.hybridSearch(kbId, { query: 'leave policy' })).chunks[0];
+  const { results } = await quarry.verifyCitations([{ chunk_id: hit.id, document_id: hit.document_id, file_version: hit.file_version ?? undefined }]);
+  results[0].status satisfies 'current' | 'stale' | 'gone';
+  // @ts-expect-error a source needs its knowledge base
+  await quarry.createSource({ type: 'url', config: { url: 'https://example.com/a.pdf' } });
+  // @ts-expect-error not a source type
+  await quarry.testSource({ type: 'ftp', config: {} });
+}
+
 export function receiver() {
   return http.createServer((req, res) => {
     const chunks: Buffer[] = [];

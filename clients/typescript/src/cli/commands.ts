@@ -5,16 +5,17 @@ import type { ExtractionMode, ExtractionOptions, UploadedFile } from '../types.j
 import { intOption, parseArgs, UsageError } from './args.js';
 import { reportError, type CommandContext } from './report.js';
 import { describeProgress, formatBytes, uploadBar, waitBar } from './progress.js';
+import { tableLines } from './table.js';
 
 const MODES = ['simple', 'normal', 'advanced'] as const;
-const COMMON = { json: { type: 'boolean' }, timeout: { type: 'string' } } as const;
+export const COMMON = { json: { type: 'boolean' }, timeout: { type: 'string' } } as const;
 
-function timeoutOf(value: string | true | undefined): number | undefined {
+export function timeoutOf(value: string | true | undefined): number | undefined {
   return value === undefined ? undefined : intOption(value, 'timeout', 0, { min: 0 }) * 1000;
 }
 
 /** Waits with a bar on a terminal, or a line per stage change elsewhere (unless --json). */
-async function withWaitBar<T>(ctx: CommandContext, label: string, json: boolean, wait: (onProgress: (p: WaitProgress) => void) => Promise<T>): Promise<T> {
+export async function withWaitBar<T>(ctx: CommandContext, label: string, json: boolean, wait: (onProgress: (p: WaitProgress) => void) => Promise<T>): Promise<T> {
   const { bar, onProgress } = waitBar(label, ctx.io.stderr, ctx.bars);
   let last = '';
   try {
@@ -159,7 +160,8 @@ export async function searchCommand(ctx: CommandContext, argv: string[]): Promis
   result.chunks.forEach((chunk, i) => {
     const meta = chunk.metadata as { page?: number | null; section?: string | null };
     const where = [meta.page ? `p. ${meta.page}` : undefined, meta.section || undefined].filter(Boolean).join(' · ');
-    ctx.out(`${i + 1}. ${chunk.score.toFixed(3)}  ${chunk.document_title}${where ? ` · ${where}` : ''}  (${chunk.document_id})`);
+    ctx.out(`${i + 1}. ${chunk.score.toFixed(3)}  ${chunk.document_title}${where ? ` · ${where}` : ''}  (${chunk.document_id}${chunk.file_version === null ? '' : ` v${chunk.file_version}`}, ${chunk.id})`);
+    if (chunk.source_item) ctx.out(`   ${chunk.source_item.url}`);
     const text = chunk.content.replace(/\s+/g, ' ').trim();
     ctx.out(`   ${text.length > 240 ? `${text.slice(0, 239)}…` : text}`);
   });
@@ -178,8 +180,7 @@ export async function kbCommand(ctx: CommandContext, argv: string[]): Promise<nu
     ctx.note('no knowledge bases');
     return 0;
   }
-  const rows = [['ID', 'NAME', 'DOCUMENTS', 'CHUNKS'], ...all.map((kb) => [kb.id, kb.name, String(kb.document_count), String(kb.chunk_count)])];
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  for (const row of rows) ctx.out(row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c]))).join('  ').trimEnd());
+  const rows = all.map((kb) => [kb.id, kb.name, String(kb.document_count), String(kb.chunk_count)]);
+  for (const line of tableLines(['ID', 'NAME', 'DOCUMENTS', 'CHUNKS'], rows)) ctx.out(line);
   return 0;
 }

@@ -452,6 +452,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/citations/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether cited passages are still current, stale or gone (compared with each source’s version without downloading it)
+         * @description Required scope: kb:search or kb:read.
+         */
+        post: operations["verifyCitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sources, newest first
+         * @description Required scope: sources:read.
+         */
+        get: operations["listSources"];
+        put?: never;
+        /**
+         * Create a source that keeps a knowledge base in step with a bucket, a site or a URL (its first sync starts now)
+         * @description Required scope: sources:write.
+         */
+        post: operations["createSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources/{source_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Source detail with its newest sync
+         * @description Required scope: sources:read.
+         */
+        get: operations["getSource"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a source and its sync history, with its documents unless keep_documents=true
+         * @description Required scope: sources:write.
+         */
+        delete: operations["deleteSource"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a source’s name, config, credentials, schedule, extraction mode, chunking or enabled flag
+         * @description Required scope: sources:write.
+         */
+        patch: operations["updateSource"];
+        trace?: never;
+    };
+    "/v1/sources/{source_id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The history of syncs, newest first, with counts added, updated, unchanged, deleted, failed and skipped
+         * @description Required scope: sources:read.
+         */
+        get: operations["listSourceRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources/{source_id}/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One sync with each failure and its reason
+         * @description Required scope: sources:read.
+         */
+        get: operations["getSourceRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources/{source_id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync now: fetch what changed, add what is new, remove what is gone
+         * @description Required scope: sources:write.
+         */
+        post: operations["syncSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sources/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a source’s settings: list the first items it would sync, storing nothing
+         * @description Required scope: sources:write.
+         */
+        post: operations["testSource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1032,6 +1184,103 @@ export interface components {
                 top_n?: number;
             };
         };
+        VerifyCitations: {
+            citations: {
+                /**
+                 * @description A chunk id from a search result. Send its document_id too: a chunk replaced by re-indexing is then stale rather than gone
+                 * @example chunk_01jd0000000000000000000000
+                 */
+                chunk_id?: string;
+                /** @description The document cited (with file_version, when the chunk id is not kept) */
+                document_id?: string;
+                /** @description The file version the passage came from (a search result's file_version) */
+                file_version?: number;
+            }[];
+            /** @description Ask each source for its item’s version now (HEAD, HeadObject: no download). Default true */
+            check_source?: boolean;
+        };
+        CreateSource: {
+            /**
+             * @description s3: a bucket and prefix on any S3-compatible server; web: a site crawled from a start URL or a sitemap; url: one URL re-checked on each sync
+             * @enum {string}
+             */
+            type: "s3" | "web" | "url";
+            /** @example kb_01jd0000000000000000000000 */
+            knowledge_base_id: string;
+            /** @description A name for people; from the config when omitted (the bucket and prefix, the site) */
+            name?: string;
+            /** @description The type's settings (see the README's Sources section); validated by type */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @description s3 only: {access_key_id, secret_access_key, session_token?}, kept encrypted and never returned. Without them the standard AWS variables are used */
+            credentials?: {
+                [key: string]: unknown;
+            };
+            schedule?: components["schemas"]["SourceScheduleInput"];
+            /**
+             * @description How its documents are extracted (as in POST /v1/extractions). Default normal
+             * @enum {string}
+             */
+            extraction_mode?: "simple" | "normal" | "advanced";
+            /** @description How this source's documents are chunked instead of the knowledge base's strategy; null: the knowledge base's */
+            chunking?: components["schemas"]["ChunkingStrategyInput"] | null;
+            /** @description A disabled source keeps its documents and does not sync on its schedule. Default true */
+            enabled?: boolean;
+            /** @description Start the first sync now. Default true */
+            sync?: boolean;
+        };
+        /** @description When the source syncs by itself; null: only when asked */
+        SourceScheduleInput: ({
+            /**
+             * @description A cron expression (5 fields, or 6 with seconds), parsed by croner
+             * @example 0 3 * * *
+             */
+            cron: string;
+            /**
+             * @description IANA time zone the expression is read in; UTC when omitted
+             * @example Europe/Paris
+             */
+            timezone?: string;
+        } | {
+            /**
+             * @description Sync this long after the previous sync began (at least 5 minutes)
+             * @example 6h
+             */
+            interval: string;
+        }) | null;
+        UpdateSource: {
+            name?: string;
+            /** @description The whole new config (fields left out take their defaults) */
+            config?: {
+                [key: string]: unknown;
+            };
+            /** @description New credentials; null removes them */
+            credentials?: {
+                [key: string]: unknown;
+            } | null;
+            schedule?: components["schemas"]["SourceScheduleInput"];
+            /**
+             * @description How its documents are extracted (as in POST /v1/extractions). Default normal
+             * @enum {string}
+             */
+            extraction_mode?: "simple" | "normal" | "advanced";
+            chunking?: components["schemas"]["ChunkingStrategyInput"] | null;
+            enabled?: boolean;
+        };
+        TestSource: {
+            /**
+             * @description s3: a bucket and prefix on any S3-compatible server; web: a site crawled from a start URL or a sitemap; url: one URL re-checked on each sync
+             * @enum {string}
+             */
+            type: "s3" | "web" | "url";
+            config: {
+                [key: string]: unknown;
+            };
+            credentials?: {
+                [key: string]: unknown;
+            };
+        };
         CreateWebhook: {
             /**
              * @description Receiving URL: https (http and private addresses only with QUARRY_WEBHOOK_ALLOW_INSECURE=true)
@@ -1045,7 +1294,7 @@ export interface components {
              *       "document.indexed"
              *     ]
              */
-            events: ("file.uploaded" | "file.deleted" | "extraction.started" | "extraction.completed" | "extraction.failed" | "document.indexing" | "document.indexed" | "document.index_failed" | "document.deleted" | "knowledge_base.created" | "knowledge_base.deleted" | "user.created" | "user.updated" | "user.password_reset" | "*")[];
+            events: ("file.uploaded" | "file.deleted" | "extraction.started" | "extraction.completed" | "extraction.failed" | "document.indexing" | "document.indexed" | "document.index_failed" | "document.deleted" | "knowledge_base.created" | "knowledge_base.deleted" | "source.sync.completed" | "source.sync.failed" | "user.created" | "user.updated" | "user.password_reset" | "*")[];
             /** @description Signs every delivery (HMAC-SHA256). Write-only: never returned */
             secret: string;
         };
@@ -1057,7 +1306,7 @@ export interface components {
              *       "document.indexed"
              *     ]
              */
-            events?: ("file.uploaded" | "file.deleted" | "extraction.started" | "extraction.completed" | "extraction.failed" | "document.indexing" | "document.indexed" | "document.index_failed" | "document.deleted" | "knowledge_base.created" | "knowledge_base.deleted" | "user.created" | "user.updated" | "user.password_reset" | "*")[];
+            events?: ("file.uploaded" | "file.deleted" | "extraction.started" | "extraction.completed" | "extraction.failed" | "document.indexing" | "document.indexed" | "document.index_failed" | "document.deleted" | "knowledge_base.created" | "knowledge_base.deleted" | "source.sync.completed" | "source.sync.failed" | "user.created" | "user.updated" | "user.password_reset" | "*")[];
             enabled?: boolean;
             /**
              * @description Receiving URL: https (http and private addresses only with QUARRY_WEBHOOK_ALLOW_INSECURE=true)
@@ -1102,11 +1351,11 @@ export interface components {
         };
         CreateApiKey: {
             name: string;
-            scopes?: ("files:read" | "files:write" | "files:*" | "extractions:read" | "extractions:write" | "extractions:*" | "kb:read" | "kb:write" | "kb:search" | "kb:*" | "api-keys:*" | "webhooks:*" | "*")[];
+            scopes?: ("files:read" | "files:write" | "files:*" | "extractions:read" | "extractions:write" | "extractions:*" | "kb:read" | "kb:write" | "kb:search" | "kb:*" | "sources:read" | "sources:write" | "sources:*" | "api-keys:*" | "webhooks:*" | "*")[];
             expires_in_days?: number;
             allowed_ips?: string[];
             /**
-             * @description The knowledge bases the key is limited to (null: all). Such a key sees only these knowledge bases, their documents, and the files and extractions of those documents; it cannot create knowledge bases, upload outside them, or use webhooks, the event log or administration. A deleted knowledge base leaves the list; a key left with none reaches nothing. Each must exist (404 KNOWLEDGE_BASE_NOT_FOUND). With it, scopes may only be files, extractions and kb scopes and default to files:*, extractions:*, kb:*.
+             * @description The knowledge bases the key is limited to (null: all). Such a key sees only these knowledge bases, their documents, and the files and extractions of those documents; it cannot create knowledge bases, upload outside them, or use webhooks, the event log or administration. A deleted knowledge base leaves the list; a key left with none reaches nothing. Each must exist (404 KNOWLEDGE_BASE_NOT_FOUND). With it, scopes may only be files, extractions, kb and sources scopes and default to files:*, extractions:*, kb:*, sources:*.
              * @example [
              *       "kb_01jd0000000000000000000000"
              *     ]
@@ -1144,6 +1393,28 @@ export interface components {
              */
             sha256: string;
             tags: string[];
+            /**
+             * @description 1 for an upload; each change a source syncs stores the next version of the same file
+             * @example 1
+             */
+            version: number;
+            /** @description The source item the file is kept in step with; null for an upload */
+            source_item: {
+                /** @example sitem_01jd0000000000000000000000 */
+                id: string;
+                /** @example src_01jd0000000000000000000000 */
+                source_id: string;
+                /**
+                 * @description The item's key in the source: an object key, a URL
+                 * @example handbook/leave.pdf
+                 */
+                key: string;
+                /**
+                 * @description Where it can be opened
+                 * @example s3://company-docs/handbook/leave.pdf
+                 */
+                url: string;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time (UTC)
@@ -1188,6 +1459,28 @@ export interface components {
              */
             sha256: string;
             tags: string[];
+            /**
+             * @description 1 for an upload; each change a source syncs stores the next version of the same file
+             * @example 1
+             */
+            version: number;
+            /** @description The source item the file is kept in step with; null for an upload */
+            source_item: {
+                /** @example sitem_01jd0000000000000000000000 */
+                id: string;
+                /** @example src_01jd0000000000000000000000 */
+                source_id: string;
+                /**
+                 * @description The item's key in the source: an object key, a URL
+                 * @example handbook/leave.pdf
+                 */
+                key: string;
+                /**
+                 * @description Where it can be opened
+                 * @example s3://company-docs/handbook/leave.pdf
+                 */
+                url: string;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time (UTC)
@@ -1235,6 +1528,28 @@ export interface components {
              */
             sha256: string;
             tags: string[];
+            /**
+             * @description 1 for an upload; each change a source syncs stores the next version of the same file
+             * @example 1
+             */
+            version: number;
+            /** @description The source item the file is kept in step with; null for an upload */
+            source_item: {
+                /** @example sitem_01jd0000000000000000000000 */
+                id: string;
+                /** @example src_01jd0000000000000000000000 */
+                source_id: string;
+                /**
+                 * @description The item's key in the source: an object key, a URL
+                 * @example handbook/leave.pdf
+                 */
+                key: string;
+                /**
+                 * @description Where it can be opened
+                 * @example s3://company-docs/handbook/leave.pdf
+                 */
+                url: string;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 date-time (UTC)
@@ -1658,6 +1973,17 @@ export interface components {
                 chunk_total: number;
             };
             chunk_count: number;
+            /** @description The version of the file its chunks were made from (null until first indexed) */
+            file_version: number | null;
+            /** @description The file's version now: ahead of file_version while a newer version (synced from its source) is extracted and indexed */
+            latest_file_version: number;
+            /** @description The source item it is kept in step with (key, and a URL to open it); null for uploads */
+            source_item: {
+                id: string;
+                source_id: string;
+                key: string;
+                url: string;
+            } | null;
             /** @description When failed: why, as in the document detail */
             error?: {
                 code: string;
@@ -1715,6 +2041,17 @@ export interface components {
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description The version of the file its chunks were made from (null until first indexed) */
+            file_version: number | null;
+            /** @description The file's version now: ahead of file_version while a newer version (synced from its source) is extracted and indexed */
+            latest_file_version: number;
+            /** @description The source item it is kept in step with (key, and a URL to open it); null for uploads */
+            source_item: {
+                id: string;
+                source_id: string;
+                key: string;
+                url: string;
+            } | null;
             /** @description When failed: INDEXING_FAILED, EMBEDDING_FAILED…, or EXTRACTION_FAILED with the extraction's error */
             error?: {
                 code: string;
@@ -1765,6 +2102,15 @@ export interface components {
             file_id: string;
             /** @description The extraction the chunk was indexed from (open it at metadata.page) */
             extraction_id: string;
+            /** @description The version of the file the chunk was made from (a source stores each change as the next version); POST /v1/citations/verify tells whether it is still current */
+            file_version: number | null;
+            /** @description For a document kept in step with a source: the item it came from (its key, and a URL to open it); null for uploads */
+            source_item: {
+                id: string;
+                source_id: string;
+                key: string;
+                url: string;
+            } | null;
             content: string;
             score: number;
             /** @description The document's metadata plus chunk_index, page, page_end, section, char_start, char_end and (PDFs, images) boxes */
@@ -1806,6 +2152,15 @@ export interface components {
             file_id: string;
             /** @description The extraction the chunk was indexed from (open it at metadata.page) */
             extraction_id: string;
+            /** @description The version of the file the chunk was made from (a source stores each change as the next version); POST /v1/citations/verify tells whether it is still current */
+            file_version: number | null;
+            /** @description For a document kept in step with a source: the item it came from (its key, and a URL to open it); null for uploads */
+            source_item: {
+                id: string;
+                source_id: string;
+                key: string;
+                url: string;
+            } | null;
             content: string;
             score: number;
             /** @description The document's metadata plus chunk_index, page, page_end, section, char_start, char_end and (PDFs, images) boxes */
@@ -1814,6 +2169,186 @@ export interface components {
             };
             /** @description With rerank: the reranker's relevance score (0–1 for Cohere, Jina, TEI and local cross-encoders); results are ordered by it */
             rerank_score?: number;
+        };
+        CitationVerdicts: {
+            results: components["schemas"]["CitationVerdict"][];
+        };
+        CitationVerdict: {
+            chunk_id: string | null;
+            document_id: string | null;
+            /**
+             * @description current: the knowledge base serves the version cited and, where the source tells without a download, it is the version there; stale: a newer version is stored, being indexed or waiting at the source; gone: the document or the item no longer exists
+             * @enum {string}
+             */
+            status: "current" | "stale" | "gone";
+            reason: string;
+            cited_file_version: number | null;
+            current_file_version: number | null;
+            /** @description The source was asked for the item’s version now */
+            source_checked: boolean;
+            source_item: {
+                id: string;
+                source_id: string;
+                key: string;
+                url: string;
+            } | null;
+        };
+        SourceList: {
+            items: components["schemas"]["Source"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Source: {
+            /** @example src_01jd0000000000000000000000 */
+            id: string;
+            /**
+             * @description s3: a bucket and prefix on any S3-compatible server; web: a site crawled from a start URL or a sitemap; url: one URL re-checked on each sync
+             * @enum {string}
+             */
+            type: "s3" | "web" | "url";
+            knowledge_base_id: string;
+            name: string;
+            /** @description The settings with their defaults filled in (never credentials) */
+            config: {
+                [key: string]: unknown;
+            };
+            /** @description Credentials are stored (they are never returned) */
+            has_credentials: boolean;
+            schedule: ({
+                cron: string;
+                timezone: string;
+            } | {
+                interval: string;
+                interval_seconds: number;
+            }) | null;
+            /**
+             * @description The schedule in plain words
+             * @example At 03:00 AM (UTC)
+             */
+            schedule_description: string | null;
+            next_sync_at: string | null;
+            /** @enum {string} */
+            extraction_mode: "simple" | "normal" | "advanced";
+            chunking: components["schemas"]["ChunkingStrategy"] | null;
+            enabled: boolean;
+            /** @description Items the source holds as of its last sync */
+            item_count: number;
+            /** @description The newest sync (running or ended) */
+            last_run: components["schemas"]["SourceRun"] | null;
+            /** @description When a sync last completed */
+            last_synced_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC)
+             * @example 2026-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC)
+             * @example 2026-01-01T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        SourceRun: {
+            /** @example srun_01jd0000000000000000000000 */
+            id: string;
+            source_id: string;
+            /**
+             * @description queued, running (listing and fetching), indexing (waiting for its documents), completed or failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "indexing" | "completed" | "failed";
+            /** @enum {string} */
+            trigger: "created" | "manual" | "schedule" | "retry";
+            counts: components["schemas"]["SourceSyncCounts"];
+            /** @description Items found so far */
+            items_total: number;
+            /** @description Items done so far */
+            items_done: number;
+            /** @description The source had more items than one sync takes (max_pages): nothing was removed */
+            limit_reached: boolean;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC)
+             * @example 2026-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+        };
+        /** @description Items by what the sync did with them */
+        SourceSyncCounts: {
+            added: number;
+            updated: number;
+            unchanged: number;
+            deleted: number;
+            failed: number;
+            skipped: number;
+        };
+        SourceRunList: {
+            items: components["schemas"]["SourceRun"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        SourceRunDetail: {
+            /** @example srun_01jd0000000000000000000000 */
+            id: string;
+            source_id: string;
+            /**
+             * @description queued, running (listing and fetching), indexing (waiting for its documents), completed or failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "indexing" | "completed" | "failed";
+            /** @enum {string} */
+            trigger: "created" | "manual" | "schedule" | "retry";
+            counts: components["schemas"]["SourceSyncCounts"];
+            /** @description Items found so far */
+            items_total: number;
+            /** @description Items done so far */
+            items_done: number;
+            /** @description The source had more items than one sync takes (max_pages): nothing was removed */
+            limit_reached: boolean;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time (UTC)
+             * @example 2026-01-01T12:00:00.000Z
+             */
+            created_at: string;
+            started_at: string | null;
+            completed_at: string | null;
+            /** @description The items that failed, with why (at most 200) */
+            failures: {
+                key: string;
+                url: string;
+                reason: string;
+            }[];
+        };
+        SourceTest: {
+            ok: boolean;
+            /** @description The first items found (at most 10) */
+            items: {
+                key: string;
+                url: string;
+                size: number | null;
+            }[];
+            /** @description More items than those shown were found */
+            more: boolean;
+            /** @description Why the source could not be listed */
+            error: {
+                code: string;
+                message: string;
+            } | null;
         };
         WebhookList: {
             items: components["schemas"]["WebhookListItem"][];
@@ -4440,6 +4975,791 @@ export interface operations {
             };
         };
     };
+    verifyCitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["VerifyCitations"];
+            };
+        };
+        responses: {
+            /** @description A verdict per citation, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CitationVerdicts"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSources: {
+        parameters: {
+            query?: {
+                /** @description Page size (1–100) */
+                limit?: number;
+                /** @description Number of items to skip */
+                offset?: number;
+                /** @description Only the sources of this knowledge base */
+                knowledge_base_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sources */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceList"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSource: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat-safe creation: the same key within 24 h returns the first result */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateSource"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description KNOWLEDGE_BASE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSource: {
+        parameters: {
+            query?: {
+                /** @description true: keep the documents (as plain files no longer synced); by default they are deleted with the source */
+                keep_documents?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateSource"];
+            };
+        };
+        responses: {
+            /** @description The updated source */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Source"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSourceRuns: {
+        parameters: {
+            query?: {
+                /** @description Page size (1–100) */
+                limit?: number;
+                /** @description Number of items to skip */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of syncs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRunList"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSourceRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRunDetail"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SOURCE_NOT_FOUND, SOURCE_RUN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    syncSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceRun"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SOURCE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SOURCE_BUSY */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testSource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestSource"];
+            };
+        };
+        responses: {
+            /** @description What was found, or why the source could not be read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceTest"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IP_NOT_ALLOWED, INSUFFICIENT_SCOPE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -5965,7 +7285,7 @@ export interface operations {
                 limit?: number;
                 /** @description Number of items to skip */
                 offset?: number;
-                type?: "file.uploaded" | "file.deleted" | "extraction.started" | "extraction.completed" | "extraction.failed" | "document.indexing" | "document.indexed" | "document.index_failed" | "document.deleted" | "knowledge_base.created" | "knowledge_base.deleted" | "user.created" | "user.updated" | "user.password_reset";
+                type?: "file.uploaded" | "file.deleted" | "extraction.started" | "extraction.completed" | "extraction.failed" | "document.indexing" | "document.indexed" | "document.index_failed" | "document.deleted" | "knowledge_base.created" | "knowledge_base.deleted" | "source.sync.completed" | "source.sync.failed" | "user.created" | "user.updated" | "user.password_reset";
             };
             header?: never;
             path?: never;
