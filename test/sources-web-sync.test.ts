@@ -19,7 +19,7 @@ import { files, sourceItems } from '@/lib/db/schema';
 import { useTestApp } from './support/app';
 import { createKb, drainWorkflows } from './support/knowledge-bases';
 import { startReceiver } from './support/receiver';
-import { startSite, type Site } from './support/site-server';
+import { manualPdf, startSite, type Site } from './support/site-server';
 
 const app = useTestApp({ QUARRY_SOURCES_ALLOW_PRIVATE: 'true', QUARRY_WEBHOOK_ALLOW_INSECURE: 'true' });
 let site: Site;
@@ -153,6 +153,26 @@ describe('a url source', () => {
     site.removePage('/docs/manual.pdf');
     expect((await sync(sourceId)).counts).toMatchObject({ deleted: 1 });
     expect(await app.db.select().from(sourceItems).where(eq(sourceItems.sourceId, sourceId))).toEqual([]);
+  }, 60_000);
+
+  it('keeps the document of an item gone from the source when keep_deleted is set', async () => {
+    site.setPage('/docs/kept.pdf', { body: manualPdf(), contentType: 'application/pdf', etag: '"kept-1"' });
+    const kbId = await createKb(app, { name: 'kept' });
+    const sourceId = await createSource({ type: 'url', knowledge_base_id: kbId, config: { url: `${site.url}/docs/kept.pdf`, keep_deleted: true } });
+    expect((await latestRun(sourceId)).counts.added).toBe(1);
+    site.removePage('/docs/kept.pdf');
+    const run = await sync(sourceId);
+    expect(run.counts).toMatchObject({ deleted: 0, skipped: 1 });
+    const [item] = await app.db.select().from(sourceItems).where(eq(sourceItems.sourceId, sourceId));
+    expect(item.state).toBe('gone');
+    const docs = await app.call(documentsRoute.GET, { path: `/v1/knowledge-bases/${kbId}/documents`, params: { kb_id: kbId } });
+    expect(docs.body.items).toHaveLength(1);
+    expect(docs.body.items[0].status).toBe('indexed');
+    // Back at the site with the same bytes: present again, unchanged.
+    site.setPage('/docs/kept.pdf', { body: manualPdf(), contentType: 'application/pdf', etag: '"kept-1"' });
+    expect((await sync(sourceId)).counts).toMatchObject({ unchanged: 1, added: 0 });
+    const [back] = await app.db.select().from(sourceItems).where(eq(sourceItems.sourceId, sourceId));
+    expect(back.state).toBe('present');
   }, 60_000);
 
   it('records a URL that answers with an error as a failure with its reason, and removes nothing', async () => {
