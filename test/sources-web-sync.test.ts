@@ -135,6 +135,20 @@ describe('a web source', () => {
   }, 60_000);
 });
 
+describe('a page with a great many links', () => {
+  it('follows at most 5,000 of them and stops at max_pages', async () => {
+    const links = Array.from({ length: 12_000 }, (_, i) => `<a href="p${i}.html">${i}</a>`).join(' ');
+    site.setPage('/huge/', { contentType: 'text/html; charset=utf-8', body: `<!doctype html><html><body><p>A directory of twelve thousand pages.</p>${links}</body></html>` });
+    const kbId = await createKb(app, { name: 'huge' });
+    const sourceId = await createSource({ type: 'web', knowledge_base_id: kbId, config: { start_url: `${site.url}/huge/`, max_pages: 20 } });
+    const run = await latestRun(sourceId);
+    // The start page, then 19 of its links (none of which exists).
+    expect(run).toMatchObject({ status: 'completed', items_total: 20, limit_reached: true, counts: { added: 1, skipped: 19, failed: 0 } });
+    const [start] = await app.db.select().from(sourceItems).where(eq(sourceItems.sourceId, sourceId));
+    expect(start.links).toHaveLength(5000);
+  }, 60_000);
+});
+
 describe('a url source', () => {
   it('fetches one document, then re-checks it with its ETag: unchanged costs one request that returns no body', async () => {
     const kbId = await createKb(app, { name: 'one url' });

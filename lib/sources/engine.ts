@@ -22,6 +22,8 @@ import { ItemError, sameVersion, SourceError, type ItemRef, type SourceCallConte
 const BATCH = 10;
 const REMOVE_BATCH = 20;
 const INSERT_CHUNK = 500;
+/** Links followed from one page at most (a page listing a million would otherwise be the whole sync). */
+export const MAX_LINKS_PER_ITEM = 5000;
 
 type Loaded = ReturnType<typeof loadedSource> & { row: SourceRow };
 
@@ -57,12 +59,16 @@ async function addItems(ctx: ServiceContext, loaded: Loaded, runId: string, item
 
 async function notListed(ctx: ServiceContext, runId: string, items: ItemRef[]): Promise<ItemRef[]> {
   const unique = [...new Map(items.map((i) => [i.key, i])).values()];
-  const keys = unique.map((i) => i.key);
-  const rows = await ctx.db
-    .select({ key: sourceRunItems.key })
-    .from(sourceRunItems)
-    .where(and(eq(sourceRunItems.runId, runId), inArray(sourceRunItems.key, keys)));
-  const listed = new Set(rows.map((r) => r.key));
+  const listed = new Set<string>();
+  // A statement takes at most 65,535 parameters: a page linking to more is asked about in parts.
+  for (let i = 0; i < unique.length; i += INSERT_CHUNK) {
+    const keys = unique.slice(i, i + INSERT_CHUNK).map((item) => item.key);
+    const rows = await ctx.db
+      .select({ key: sourceRunItems.key })
+      .from(sourceRunItems)
+      .where(and(eq(sourceRunItems.runId, runId), inArray(sourceRunItems.key, keys)));
+    for (const row of rows) listed.add(row.key);
+  }
   return unique.filter((i) => !listed.has(i.key));
 }
 
@@ -158,8 +164,9 @@ async function processItem(ctx: ServiceContext, loaded: Loaded, item: SourceRunI
   switch (result.kind) {
     case 'unchanged': {
       if (!stored) throw new ItemError('The source answered "not modified" to a request that asked for the whole item');
-      await addItems(ctx, loaded, item.runId, result.links ?? []);
-      await markUnchanged(ctx, loaded.row.kbId, run, stored, result.fingerprint, result.links?.map((l) => l.key));
+      const links = result.links?.slice(0, MAX_LINKS_PER_ITEM);
+      await addItems(ctx, loaded, item.runId, links ?? []);
+      await markUnchanged(ctx, loaded.row.kbId, run, stored, result.fingerprint, links?.map((l) => l.key));
       return;
     }
     case 'alias': {
@@ -175,7 +182,7 @@ async function processItem(ctx: ServiceContext, loaded: Loaded, item: SourceRunI
       else await markDone(ctx.db, run, 'skipped', { reason: 'Not found at the source' });
       return;
     case 'content': {
-      const links = result.links ?? [];
+      const links = (result.links ?? []).slice(0, MAX_LINKS_PER_ITEM);
       await addItems(ctx, loaded, item.runId, links);
       await storeContent(ctx, {
         source: loaded.row,
