@@ -209,6 +209,12 @@ describe('guardedFetch', () => {
     expect(err).toBeInstanceOf(ItemError);
     expect((err as Error).message).toBe(`Too many redirects from ${base}/redirect/3 (more than 2)`);
     await expect(guardedFetch(`${base}/redirect/6`, { allowPrivate: true })).rejects.toThrow(/more than 5/);
+
+    // Not followed when asked: the redirect itself is the answer, nothing more is requested.
+    const asIs = await guardedFetch(`${base}/redirect/2`, { allowPrivate: true, followRedirects: false });
+    expect(asIs).toMatchObject({ status: 302, url: `${base}/redirect/2`, redirects: [] });
+    expect(asIs.headers.location).toMatch(/\/redirect\/1$/);
+    asIs.body.destroy();
   });
 
   it('answers HEAD with the headers and an empty body, asking for the identity encoding', async () => {

@@ -45,6 +45,11 @@ export interface GuardedRequest {
   maxRedirects?: number;
   /** Decoded body bytes allowed; beyond them the body stream errors with an ItemError. */
   maxBytes?: number;
+  /**
+   * false: a redirect is answered as it is (its status and Location, no body) instead of followed,
+   * for a caller that treats the target as an item of its own (a crawl). Default true.
+   */
+  followRedirects?: boolean;
   signal?: AbortSignal;
 }
 
@@ -140,7 +145,7 @@ export async function guardedFetch(url: string, req: GuardedRequest): Promise<Gu
     const res = await requestOnce(current, target, method, headers, timeoutMs, req.signal);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
-    if (!REDIRECT_STATUSES.has(status) || !location) {
+    if (!REDIRECT_STATUSES.has(status) || !location || req.followRedirects === false) {
       return { status, url: current.href, headers: flattenHeaders(res.headers), body: bodyOf(res, { method, status, url: current.href, timeoutMs, maxBytes: req.maxBytes, signal: req.signal }), redirects };
     }
     res.destroy();

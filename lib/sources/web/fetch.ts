@@ -20,6 +20,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const MIME_ALIASES: Record<string, string> = { 'text/xml': 'application/xml', 'application/x-pdf': 'application/pdf', 'text/x-markdown': 'text/markdown' };
 const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/unknown']);
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export async function fetchPage(config: WebConfig, item: ItemRef, previous: StoredItem | null, ctx: SourceCallContext): Promise<FetchResult> {
   const { url, rules, refusal } = await admission(item, ctx);
@@ -29,7 +30,7 @@ export async function fetchPage(config: WebConfig, item: ItemRef, previous: Stor
   if (previous?.fingerprint.etag) headers['if-none-match'] = previous.fingerprint.etag;
   if (previous?.fingerprint.last_modified) headers['if-modified-since'] = previous.fingerprint.last_modified;
   await politeTurn(url, rules, ctx);
-  const res = await request(url.href, { headers, maxBytes: MAX_DOCUMENT_BYTES }, ctx);
+  const res = await request(url.href, { headers, maxBytes: MAX_DOCUMENT_BYTES, followRedirects: false }, ctx);
   const self = normaliseUrl(url.href)!;
 
   const moved = movedElsewhere(res, self, item, reach);
@@ -127,13 +128,18 @@ async function request(url: string, opts: Omit<GuardedRequest, 'allowPrivate'>, 
   }
 }
 
-/** An alias when a redirect ended at another URL within reach; a skip when it left the crawl. */
+/**
+ * For a redirect (not followed: its target is an item of its own, fetched once even when several
+ * pages redirect to it): an alias to the target when it is within reach, else a skip.
+ */
 function movedElsewhere(res: GuardedResponse, self: string, item: ItemRef, reach: Reach): FetchResult | null {
-  if (res.redirects.length === 0) return null;
-  const final = normaliseUrl(res.url);
-  if (!final || final === self) return null;
-  if (!withinReach(final, reach)) return { kind: 'skipped', reason: `redirects outside the crawl to ${final}` };
-  return { kind: 'alias', canonical: { key: final, url: final, depth: item.depth ?? 0 } };
+  const location = res.headers.location;
+  if (!REDIRECTS.has(res.status) || !location) return null;
+  const target = normaliseUrl(location, res.url);
+  if (!target) return { kind: 'skipped', reason: `redirects to an address that is not a web page (${location.slice(0, 200)})` };
+  if (target === self) return { kind: 'skipped', reason: 'redirects to itself' };
+  if (!withinReach(target, reach)) return { kind: 'skipped', reason: `redirects outside the crawl to ${target}` };
+  return { kind: 'alias', canonical: { key: target, url: target, depth: item.depth ?? 0 } };
 }
 
 /**
