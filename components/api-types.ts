@@ -76,6 +76,8 @@ export type SourceRun = ItemOf<'listSourceRuns'>;
 export type SourceRunStatus = SourceRun['status'];
 /** GET /v1/sources/{id}/runs/{run_id}: the sync with its failures. */
 export type SourceRunDetail = Body<'getSourceRun'>;
+/** One answer of POST /v1/citations/verify. */
+export type CitationVerdict = Body<'verifyCitations'>['results'][number];
 /** The answer of POST /v1/sources/test. */
 export type SourceTest = Body<'testSource'>;
 /** Where a document or a passage came from, when a source keeps it in step. */

@@ -100,7 +100,7 @@ export function ResultCard({ chunk, rank, run, terms }: { chunk: SearchChunk; ra
         {chunk.document_title}
       </h3>
       {place && <p className="mt-0.5 text-sm break-words text-slate-600" data-testid="result-place">{place}</p>}
-      <PassageOrigin item={chunk.source_item} version={chunk.source_item ? chunk.file_version : undefined} />
+      <PassageOrigin item={chunk.source_item} version={chunk.source_item ? chunk.file_version : undefined} chunkId={chunk.id} documentId={chunk.document_id} />
       <div className="mt-3 flex items-center gap-3">
         <span aria-hidden="true" className="text-sm font-semibold text-slate-600 tabular-nums">
           #{rank}

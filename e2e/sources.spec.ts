@@ -89,6 +89,9 @@ test('add a web source from the console, watch it sync, search its content and o
   const best = page.getByTestId('search-result').first();
   await expect(best).toContainText('heliotrope');
   await expect(best.getByTestId('result-origin').getByRole('link', { name: intro })).toHaveAttribute('href', intro);
+  // Asked whether it still holds: the page at the site is as indexed.
+  await best.getByRole('button', { name: 'Is it still current?' }).click();
+  await expect(best.getByTestId('citation-verdict')).toContainText('Still current');
   await page.screenshot({ path: `${SCREENS}/sources-search-1280.png`, fullPage: true });
 
   // The citation opens the passage in its text, and says where the document comes from.

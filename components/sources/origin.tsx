@@ -1,7 +1,9 @@
 'use client';
 
 import Link from 'next/link';
-import type { SourceItemRef } from '../api-types';
+import { useState } from 'react';
+import { api, errorMessage } from '../api';
+import type { CitationVerdict, SourceItemRef } from '../api-types';
 import { webHref } from './describe';
 
 /* Where a document or a passage came from, and which version of it: for documents a source keeps in step. */
@@ -32,8 +34,49 @@ export function VersionNote({ version, latest }: { version: number | null | unde
   );
 }
 
+const VERDICT_STYLE: Record<CitationVerdict['status'], string> = {
+  current: 'bg-green-100 text-green-800',
+  stale: 'bg-amber-100 text-amber-900',
+  gone: 'bg-red-100 text-red-800',
+};
+const VERDICT_WORD: Record<CitationVerdict['status'], string> = { current: 'Still current', stale: 'Out of date', gone: 'Gone' };
+
+/**
+ * "Is this still current?": asks POST /v1/citations/verify, which compares the passage with what
+ * the knowledge base serves and with the item at its source (without downloading it).
+ */
+export function CheckCurrent({ chunkId, documentId }: { chunkId: string; documentId: string }) {
+  const [state, setState] = useState<{ busy: boolean; verdict?: CitationVerdict; error?: string }>({ busy: false });
+  const check = async () => {
+    setState({ busy: true });
+    try {
+      const { results } = await api<{ results: CitationVerdict[] }>('/v1/citations/verify', {
+        method: 'POST',
+        json: { citations: [{ chunk_id: chunkId, document_id: documentId }] },
+      });
+      setState({ busy: false, verdict: results[0] });
+    } catch (err) {
+      setState({ busy: false, error: errorMessage(err) });
+    }
+  };
+  return (
+    <span className="ml-2 inline-flex flex-wrap items-center gap-2 text-xs" aria-live="polite">
+      <button type="button" onClick={check} disabled={state.busy} className="text-indigo-700 hover:underline disabled:text-slate-400">
+        {state.busy ? 'Checking…' : 'Is it still current?'}
+      </button>
+      {state.verdict && (
+        <span data-testid="citation-verdict" title={state.verdict.reason}>
+          <span className={`rounded px-1.5 py-0.5 font-medium ${VERDICT_STYLE[state.verdict.status]}`}>{VERDICT_WORD[state.verdict.status]}</span>{' '}
+          <span className="text-slate-600">{state.verdict.reason}</span>
+        </span>
+      )}
+      {state.error && <span className="text-red-700">{state.error}</span>}
+    </span>
+  );
+}
+
 /** A passage's source address: a link to it when it is on the web, and the source's page. */
-export function PassageOrigin({ item, version }: { item: SourceItemRef | null | undefined; version?: number | null }) {
+export function PassageOrigin({ item, version, chunkId, documentId }: { item: SourceItemRef | null | undefined; version?: number | null; chunkId?: string; documentId?: string }) {
   if (!item) return null;
   const href = webHref(item.url);
   return (
@@ -50,6 +93,7 @@ export function PassageOrigin({ item, version }: { item: SourceItemRef | null | 
       <Link href={`/sources/${item.source_id}`} className="ml-2 text-xs text-indigo-700 hover:underline">
         About the source
       </Link>
+      {chunkId && documentId && <CheckCurrent chunkId={chunkId} documentId={documentId} />}
     </p>
   );
 }
