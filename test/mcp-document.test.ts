@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as mcpRoute from '@/app/mcp/route';
 import type { Block } from '@/lib/document/types';
 import { extractPdf } from '@/lib/extraction/engine';
 import { completeExtraction, startExtraction } from '@/lib/extraction/task';
 import { blocksOnPages } from '@/lib/mcp/pages';
 import { getStorage } from '@/lib/storage';
 import { useTestApp } from '@/test/support/app';
+import { mcpRpc } from '@/test/support/mcp';
 import { fixture, FIXTURES_DIR, formWith } from '@/test/support/fixtures';
 import { extractedFile } from '@/test/support/knowledge-bases';
 import * as extractionsRoute from '@/app/v1/extractions/route';
@@ -18,17 +18,7 @@ import * as filesRoute from '@/app/v1/files/route';
  */
 const app = useTestApp();
 
-async function rpc(key: string, method: string, params: Record<string, unknown> = {}) {
-  const res = await app.call(mcpRoute.POST, {
-    method: 'POST',
-    path: '/mcp',
-    key,
-    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body: { jsonrpc: '2.0', id: 1, method, params },
-  });
-  expect(res.status, res.text).toBe(200);
-  return res.body as { result?: any; error?: { code: number; message: string; data?: any } };
-}
+const rpc = (key: string, method: string, params: Record<string, unknown> = {}) => mcpRpc(app, key, method, params);
 
 /** A PDF extraction, completed in-process as the task runner records it. */
 async function completedPdf(): Promise<string> {

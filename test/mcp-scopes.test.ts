@@ -3,6 +3,7 @@ import * as mcpRoute from '@/app/mcp/route';
 import { SCOPES } from '@/lib/auth/scopes';
 import { windowOf, pagesOf } from '@/lib/mcp/pages';
 import { useTestApp } from '@/test/support/app';
+import { mcpRpc } from '@/test/support/mcp';
 
 /**
  * The MCP tools against every scope: a tool is listed exactly when the key's scopes allow it, and
@@ -32,17 +33,7 @@ const TOOL_SCOPES: Record<string, string[]> = {
 
 const covers = (held: string, needed: string) => held === '*' || held === needed || held === `${needed.split(':')[0]}:*`;
 
-async function rpc(key: string, method: string, params: Record<string, unknown> = {}) {
-  const res = await app.call(mcpRoute.POST, {
-    method: 'POST',
-    path: '/mcp',
-    key,
-    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body: { jsonrpc: '2.0', id: 1, method, params },
-  });
-  expect(res.status, res.text).toBe(200);
-  return res.body as { result?: any; error?: { code: number; message: string; data?: any } };
-}
+const rpc = (key: string, method: string, params: Record<string, unknown> = {}) => mcpRpc(app, key, method, params);
 
 describe('MCP tools by scope', () => {
   it('lists and admits each tool for exactly the scopes that allow it', async () => {

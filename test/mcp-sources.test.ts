@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as mcpRoute from '@/app/mcp/route';
 import * as sourcesRoute from '@/app/v1/sources/route';
 import { useTestApp } from '@/test/support/app';
+import { mcpRpc } from '@/test/support/mcp';
 import { addDoc, createKb, drainWorkflows, extractedFile } from '@/test/support/knowledge-bases';
 
 /**
@@ -15,17 +15,7 @@ const app = useTestApp();
 /** A literal public address: accepted without a DNS lookup, never called. */
 const PUBLIC_URL = 'https://93.184.216.34/a.pdf';
 
-async function rpc(key: string, method: string, params: Record<string, unknown> = {}) {
-  const res = await app.call(mcpRoute.POST, {
-    method: 'POST',
-    path: '/mcp',
-    key,
-    headers: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-    body: { jsonrpc: '2.0', id: 1, method, params },
-  });
-  expect(res.status, res.text).toBe(200);
-  return res.body as { result?: any; error?: { code: number; message: string; data?: any } };
-}
+const rpc = (key: string, method: string, params: Record<string, unknown> = {}) => mcpRpc(app, key, method, params);
 
 /** A tool's structured answer; fails the test on a protocol or tool error. */
 async function call(key: string, name: string, args: Record<string, unknown>): Promise<any> {

@@ -4,7 +4,7 @@ import { ApiError, notFound } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/context';
 import { soleUser, type DbOrTx } from '@/lib/db/client';
 import { paginate, type Page } from '@/lib/db/paginate';
-import { extractions, files, type ExtractionMode, type ExtractionStatus, type FileRow } from '@/lib/db/schema';
+import { extractions, files, type ExtractionMode, type ExtractionStatus, type FileRow, type FileSourceValue } from '@/lib/db/schema';
 import { recordEvent } from '@/lib/events';
 import { newId } from '@/lib/ids';
 import type { Readable } from 'node:stream';
@@ -53,9 +53,15 @@ function toListItem(row: FileRow): FileListItem {
   return item;
 }
 
-/** Commits a received upload: bytes become visible, the row and its file.uploaded event are written together. */
-/** Records an uploaded file (already committed to storage under `id`) and its file.uploaded event, in the caller's transaction. */
-export async function insertFile(tx: DbOrTx, ctx: ServiceContext, upload: ReceivedUpload, id: string): Promise<FileRow> {
+/** What a new file row is made of: an upload's parts, or an item a source fetched (with where it came from). */
+export type NewFile = Pick<ReceivedUpload, 'filename' | 'type' | 'size' | 'sha256' | 'metadata' | 'tags'> & {
+  source?: FileSourceValue;
+  /** Who stored it, when not the caller (a source's creator, for files its syncs store). */
+  createdByKey?: string | null;
+};
+
+/** Records a file (already committed to storage under `id`) and its file.uploaded event, in the caller's transaction. */
+export async function insertFile(tx: DbOrTx, ctx: ServiceContext, upload: NewFile, id: string): Promise<FileRow> {
   const now = new Date();
   const [inserted] = await tx
     .insert(files)
@@ -69,7 +75,9 @@ export async function insertFile(tx: DbOrTx, ctx: ServiceContext, upload: Receiv
       storageKey: id,
       metadata: upload.metadata,
       tags: upload.tags,
-      createdByKey: ctx.principal?.keyId ?? null,
+      version: 1,
+      source: upload.source ?? null,
+      createdByKey: upload.createdByKey !== undefined ? upload.createdByKey : (ctx.principal?.keyId ?? null),
       createdAt: now,
       updatedAt: now,
     })
@@ -77,7 +85,14 @@ export async function insertFile(tx: DbOrTx, ctx: ServiceContext, upload: Receiv
   await recordEvent(
     tx,
     'file.uploaded',
-    { file_id: id, filename: inserted.filename, content_type: inserted.contentType, size: inserted.size, tags: inserted.tags },
+    {
+      file_id: id,
+      filename: inserted.filename,
+      content_type: inserted.contentType,
+      size: inserted.size,
+      tags: inserted.tags,
+      ...(upload.source ? { source_id: upload.source.source_id } : {}),
+    },
     ctx.requestId,
   );
   return inserted;

@@ -1,10 +1,9 @@
-import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import { parseIp } from '@/lib/auth/ip';
-import { BlockedAddressError, isLocalName, isPublicAddress, normaliseHostname, resolveTarget, systemLookup, type LookupFunction, type ResolvedTarget } from '@/lib/webhooks/ssrf';
+import { BlockedAddressError, isLocalName, isPublicAddress, normaliseHostname, pinnedLookup, resolveTarget, systemLookup, type LookupFunction, type ResolvedTarget } from '@/lib/webhooks/ssrf';
 import { ItemError, SourceError } from './types';
 
 export { BlockedAddressError } from '@/lib/webhooks/ssrf';
@@ -171,18 +170,10 @@ function requestOnce(
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<http.IncomingMessage> {
-  // Connect to the checked address only; TLS still verifies the certificate against the host name.
-  const pinnedLookup = (
-    _hostname: string,
-    options: { all?: boolean },
-    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.request(url, { method, headers, agent: false, lookup: pinnedLookup as never });
+    // Connect to the checked address only.
+    const req = client.request(url, { method, headers, agent: false, lookup: pinnedLookup(target) as never });
     const onAbort = () => req.destroy(signal!.reason as Error);
     const settle = () => {
       clearTimeout(timer);

@@ -4,7 +4,7 @@ import type { LookupAddress } from 'node:dns';
 import type { Readable } from 'node:stream';
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { z } from 'zod';
-import { BlockedAddressError, resolveTarget } from '@/lib/webhooks/ssrf';
+import { BlockedAddressError, pinnedLookup, resolveTarget } from '@/lib/webhooks/ssrf';
 import { checkSourceAddress, sourceLookup } from './http';
 import { ItemError, SourceError, type Fingerprint, type ItemRef, type SourceCallContext, type SourceType } from './types';
 
@@ -60,10 +60,7 @@ function guardedLookup(allowPrivate: boolean) {
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
     resolveTarget(hostname, { allowPrivate, lookup: sourceLookup() }).then(
-      (target) => {
-        if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
-        else callback(null, target.address, target.family);
-      },
+      (target) => pinnedLookup(target)(hostname, options, callback),
       (err: Error) => callback(Object.assign(err, { code: 'EADDRNOTAVAIL' }) as NodeJS.ErrnoException, ''),
     );
   };

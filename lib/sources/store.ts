@@ -5,9 +5,10 @@ import type { ServiceContext } from '@/lib/context';
 import type { DbOrTx } from '@/lib/db/client';
 import { files, kbDocuments, sourceItems, sourceRunItems, type FileRow, type SourceItemRow, type SourceRow } from '@/lib/db/schema';
 import { isApiError } from '@/lib/errors';
-import { recordEvent } from '@/lib/events';
 import { checkExtractable, insertExtraction } from '@/lib/extraction/service';
 import { UploadInspector } from '@/lib/files/inspect';
+import { insertFile } from '@/lib/files/service';
+import type { FileTypeEntry } from '@/lib/files/types';
 import { forgetFileRow } from '@/lib/files/row-cache';
 import { newId } from '@/lib/ids';
 import { retryDocument } from '@/lib/ingestion/retry';
@@ -100,6 +101,7 @@ function defined(fp: Fingerprint): Fingerprint {
 interface Staged {
   staged: StagedObject;
   filename: string;
+  type: FileTypeEntry;
   mime: string;
   extension: string;
   size: number;
@@ -119,7 +121,8 @@ async function stageBody(ctx: ServiceContext, body: Readable, filename: string):
     if (isApiError(err) || err instanceof ItemError) throw new ItemError(err.message, isApiError(err) ? err.code : err.code);
     throw err;
   }
-  return { staged, filename: name, mime: inspector.type!.mime_type, extension: inspector.type!.extension, size: inspector.size, sha256: inspector.sha256 };
+  const type = inspector.type!;
+  return { staged, filename: name, type, mime: type.mime_type, extension: type.extension, size: inspector.size, sha256: inspector.sha256 };
 }
 
 export interface StoreInput {
@@ -179,31 +182,20 @@ async function storeNew(ctx: ServiceContext, input: StoreInput, staged: Staged, 
   await staged.staged.commit(fileId);
   try {
     await ctx.db.transaction(async (tx) => {
-      const now = new Date();
-      const [file] = await tx
-        .insert(files)
-        .values({
-          id: fileId,
+      const file = await insertFile(
+        tx,
+        ctx,
+        {
           filename: staged.filename,
-          contentType: staged.mime,
-          extension: staged.extension,
+          type: staged.type,
           size: staged.size,
           sha256: staged.sha256,
-          storageKey: fileId,
           metadata: {},
           tags: [],
-          version: 1,
           source: { source_id: input.source.id, item_id: itemId, key: input.item.key, url: input.item.url },
           createdByKey: input.source.createdByKey,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      await recordEvent(
-        tx,
-        'file.uploaded',
-        { file_id: fileId, filename: file.filename, content_type: file.contentType, size: file.size, tags: [], source_id: input.source.id },
-        ctx.requestId,
+        },
+        fileId,
       );
       await saveItem(tx, input, itemId, fileId, fingerprint);
       await insertExtraction(tx, ctx, fileId, extract);

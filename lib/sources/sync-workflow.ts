@@ -57,28 +57,21 @@ async function settleFor(ctx: Parameters<typeof settleRun>[0], documentId: strin
   return { completed };
 }
 
-/** A sync waiting for its documents completes when the last of them is indexed… */
-export const settleOnIndexedWorkflow = defineWorkflow({
-  name: 'settle-source-sync-indexed',
-  event: 'document.indexed',
-  input: documentEvent,
-  when: awaited,
-  concurrency: () => 4,
-  retries: 3,
-  async run({ document_id }, step, { services }) {
-    return step.run('settle', () => settleFor(services, document_id));
-  },
-});
+/** Settles the syncs waiting for a document when it ends (`event`: indexed or index_failed). */
+function settleOn(name: string, event: 'document.indexed' | 'document.index_failed') {
+  return defineWorkflow({
+    name,
+    event,
+    input: documentEvent,
+    when: awaited,
+    concurrency: () => 4,
+    retries: 3,
+    async run({ document_id }, step, { services }) {
+      return step.run('settle', () => settleFor(services, document_id));
+    },
+  });
+}
 
-/** …or fails. */
-export const settleOnFailedWorkflow = defineWorkflow({
-  name: 'settle-source-sync-failed',
-  event: 'document.index_failed',
-  input: documentEvent,
-  when: awaited,
-  concurrency: () => 4,
-  retries: 3,
-  async run({ document_id }, step, { services }) {
-    return step.run('settle', () => settleFor(services, document_id));
-  },
-});
+/** A sync waiting for its documents completes when the last of them is indexed, or fails. */
+export const settleOnIndexedWorkflow = settleOn('settle-source-sync-indexed', 'document.indexed');
+export const settleOnFailedWorkflow = settleOn('settle-source-sync-failed', 'document.index_failed');

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupAddress } from 'node:dns';
-import { BlockedAddressError, resolveTarget, type LookupFunction } from './ssrf';
+import { BlockedAddressError, pinnedLookup, resolveTarget, type LookupFunction } from './ssrf';
 
 export const DELIVERY_TIMEOUT_MS = 30_000;
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -52,15 +51,6 @@ export async function sendWebhook(opts: SendOptions): Promise<SendResult> {
     throw err;
   }
   const client = url.protocol === 'https:' ? https : http;
-  // Connect to the checked address only; TLS still verifies the certificate against the host name.
-  const pinnedLookup = (
-    _hostname: string,
-    options: { all?: boolean },
-    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
   return new Promise<SendResult>((resolve) => {
     let settled = false;
     let headersStatus: number | null = null;
@@ -75,7 +65,8 @@ export async function sendWebhook(opts: SendOptions): Promise<SendResult> {
       {
         method: 'POST',
         headers: { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) },
-        lookup: pinnedLookup as never,
+        // Connect to the checked address only; TLS still verifies the certificate against the host name.
+        lookup: pinnedLookup(target) as never,
         agent: false,
       },
       (res) => {

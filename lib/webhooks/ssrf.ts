@@ -1,4 +1,4 @@
-import dns from 'node:dns';
+import dns, { type LookupAddress } from 'node:dns';
 import { domainToASCII } from 'node:url';
 import ipaddr from 'ipaddr.js';
 import { parseIp } from '@/lib/auth/ip';
@@ -85,4 +85,19 @@ export async function resolveTarget(hostname: string, opts: { allowPrivate: bool
   const first = addresses[0];
   const parsed = parseIp(first.address)!;
   return { address: parsed.toString(), family: parsed.kind() === 'ipv4' ? 4 : 6 };
+}
+
+/**
+ * A `lookup` for http(s).request that answers only `target`: the connection goes to the checked
+ * address whatever the name resolves to by then (TLS still verifies the certificate against the name).
+ */
+export function pinnedLookup(target: ResolvedTarget) {
+  return (
+    _hostname: string,
+    options: { all?: boolean },
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    if (options?.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
 }
