@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import { getConfig } from '@/lib/config';
 import type { ServiceContext } from '@/lib/context';
+import type { DbOrTx } from '@/lib/db/client';
 import { sourceItems, sourceRunItems, sourceRuns, sources, type SourceItemRow, type SourceRow, type SourceRunItemRow } from '@/lib/db/schema';
 import { isApiError } from '@/lib/errors';
 import { deleteFile } from '@/lib/ingestion/delete-file';
@@ -103,7 +104,7 @@ export async function listRun(ctx: ServiceContext, runId: string): Promise<'list
 }
 
 function reasonOf(err: unknown): string | null {
-  if (err instanceof ItemError || err instanceof BlockedAddressError) return err.message.replace(/webhooks may not/, 'sources may not');
+  if (err instanceof ItemError || err instanceof BlockedAddressError) return err.message;
   if (isApiError(err)) return err.message;
   return null;
 }
@@ -204,18 +205,18 @@ async function processItem(ctx: ServiceContext, loaded: Loaded, item: SourceRunI
  * deleted, unless config.keep_deleted keeps it.
  */
 async function removeItem(ctx: ServiceContext, loaded: Loaded, runId: string, stored: SourceItemRow, why: string): Promise<void> {
-  const now = new Date();
-  const entry = { runId, key: stored.key, url: stored.url, depth: 0 };
+  // The item's entry in the run: already there when a fetch found it gone, new when the listing did not name it.
+  const record = async (tx: DbOrTx, outcome: 'skipped' | 'deleted', reason: string) => {
+    const done = { outcome, reason, fileId: stored.fileId, doneAt: new Date() };
+    await tx
+      .insert(sourceRunItems)
+      .values({ runId, key: stored.key, url: stored.url, depth: 0, ...done })
+      .onConflictDoUpdate({ target: [sourceRunItems.runId, sourceRunItems.key], set: done });
+  };
   if (loaded.config.keep_deleted) {
     await ctx.db.transaction(async (tx) => {
       await tx.update(sourceItems).set({ state: 'gone', lastRunId: runId }).where(eq(sourceItems.id, stored.id));
-      await tx
-        .insert(sourceRunItems)
-        .values({ ...entry, outcome: 'skipped', reason: `Gone from the source (${why}); kept because keep_deleted is set`, fileId: stored.fileId, doneAt: now })
-        .onConflictDoUpdate({
-          target: [sourceRunItems.runId, sourceRunItems.key],
-          set: { outcome: 'skipped', reason: `Gone from the source (${why}); kept because keep_deleted is set`, fileId: stored.fileId, doneAt: now },
-        });
+      await record(tx, 'skipped', `Gone from the source (${why}); kept because keep_deleted is set`);
     });
     return;
   }
@@ -228,10 +229,7 @@ async function removeItem(ctx: ServiceContext, loaded: Loaded, runId: string, st
   }
   await ctx.db.transaction(async (tx) => {
     await tx.delete(sourceItems).where(eq(sourceItems.id, stored.id));
-    await tx
-      .insert(sourceRunItems)
-      .values({ ...entry, outcome: 'deleted', reason: why, fileId: stored.fileId, doneAt: now })
-      .onConflictDoUpdate({ target: [sourceRunItems.runId, sourceRunItems.key], set: { outcome: 'deleted', reason: why, fileId: stored.fileId, doneAt: now } });
+    await record(tx, 'deleted', why);
   });
 }
 

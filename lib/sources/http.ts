@@ -3,8 +3,8 @@ import https from 'node:https';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import { parseIp } from '@/lib/auth/ip';
-import { BlockedAddressError, isLocalName, isPublicAddress, normaliseHostname, pinnedLookup, resolveTarget, systemLookup, type LookupFunction, type ResolvedTarget } from '@/lib/webhooks/ssrf';
-import { ItemError, SourceError } from './types';
+import { isLocalName, isPublicAddress, normaliseHostname, pinnedLookup, resolveTarget, systemLookup, type LookupFunction, type ResolvedTarget } from '@/lib/webhooks/ssrf';
+import { ItemError, SourceError, type Fingerprint } from './types';
 
 export { BlockedAddressError } from '@/lib/webhooks/ssrf';
 
@@ -79,17 +79,9 @@ export function parseFetchableUrl(input: string | URL): URL {
   return url;
 }
 
-/**
- * Resolves and checks one hop's host. The guard was written for webhooks and says so in its
- * messages; a source's user should read about sources.
- */
+/** Resolves and checks one hop's host (its refusals speak of sources). */
 export async function resolveHop(url: URL, allowPrivate: boolean): Promise<ResolvedTarget> {
-  try {
-    return await resolveTarget(url.hostname, { allowPrivate, lookup: sourceLookup() });
-  } catch (err) {
-    if (err instanceof BlockedAddressError) throw new BlockedAddressError(err.message.replace(/webhooks may not/g, 'sources may not'));
-    throw err;
-  }
+  return resolveTarget(url.hostname, { allowPrivate, lookup: sourceLookup(), subject: 'sources' });
 }
 
 /** How long saving a source waits for its host's name to resolve before accepting it unchecked. */
@@ -297,4 +289,16 @@ export async function readBody(body: Readable, limit: number, url: string): Prom
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** What an HTTP answer says of its body's version: its ETag and Last-Modified. */
+export function responseVersion(res: GuardedResponse): Pick<Fingerprint, 'etag' | 'last_modified'> {
+  return { etag: res.headers.etag ?? null, last_modified: res.headers['last-modified'] ?? null };
+}
+
+/** The Content-Length, when it is the size of the decoded body (no content-encoding was applied). */
+export function responseSize(res: GuardedResponse): number | null {
+  const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const length = Number(res.headers['content-length']);
+  return encoding === 'identity' && res.headers['content-length'] !== undefined && Number.isSafeInteger(length) && length >= 0 ? length : null;
 }

@@ -59,7 +59,7 @@ function guardedLookup(allowPrivate: boolean) {
     options: { all?: boolean },
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
-    resolveTarget(hostname, { allowPrivate, lookup: sourceLookup() }).then(
+    resolveTarget(hostname, { allowPrivate, lookup: sourceLookup(), subject: 'sources' }).then(
       (target) => pinnedLookup(target)(hostname, options, callback),
       (err: Error) => callback(Object.assign(err, { code: 'EADDRNOTAVAIL' }) as NodeJS.ErrnoException, ''),
     );
@@ -123,7 +123,7 @@ function describe(err: unknown, config: S3Config): string {
   if (e?.name === 'InvalidAccessKeyId' || e?.name === 'SignatureDoesNotMatch') return `The ${where} refused the credentials (${e.name})`;
   if (e?.name === 'CredentialsProviderError') return `No credentials for the ${where}: give credentials in the source or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`;
   if (e instanceof BlockedAddressError || /not a public address|local host name/.test(e?.message ?? '')) {
-    return `The ${where} is not allowed: ${e?.message?.replace(/webhooks may not/, 'sources may not')}`;
+    return `The ${where} is not allowed: ${e?.message}`;
   }
   return `The ${where} could not be reached: ${(e?.code ? `${e.code}: ` : '') + (e?.message ?? String(err))}`.slice(0, 500);
 }

@@ -16,7 +16,7 @@ import { documentConflict, insertDocument } from '@/lib/knowledge-bases/add-docu
 import type { StagedObject } from '@/lib/storage';
 import { cleanLabel } from '@/lib/text/clean';
 import { notifyWorkflows } from '@/lib/workflows/dispatch';
-import { ItemError, type Fingerprint, type ItemRef } from './types';
+import { ItemError, knownFields, type Fingerprint, type ItemRef } from './types';
 
 /*
  * Storing what a sync fetched: a new item becomes a file (version 1), its extraction and a
@@ -64,7 +64,7 @@ export async function markUnchanged(ctx: ServiceContext, kbId: string, run: RunI
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(sourceItems)
-      .set({ fingerprint: { ...stored.fingerprint, ...defined(fingerprint) }, links: links ?? stored.links, state: 'present', lastRunId: run.runId, seenAt: new Date() })
+      .set({ fingerprint: { ...stored.fingerprint, ...knownFields(fingerprint) }, links: links ?? stored.links, state: 'present', lastRunId: run.runId, seenAt: new Date() })
       .where(eq(sourceItems.id, stored.id));
     await markDone(tx, run, 'unchanged', { fileId: stored.fileId, documentId });
   });
@@ -94,16 +94,10 @@ async function putDocumentRight(ctx: ServiceContext, kbId: string, fileId: strin
   }
 }
 
-function defined(fp: Fingerprint): Fingerprint {
-  return Object.fromEntries(Object.entries(fp).filter(([, v]) => v !== undefined && v !== null));
-}
-
 interface Staged {
   staged: StagedObject;
   filename: string;
   type: FileTypeEntry;
-  mime: string;
-  extension: string;
   size: number;
   sha256: string;
 }
@@ -118,11 +112,10 @@ async function stageBody(ctx: ServiceContext, body: Readable, filename: string):
     staged = await ctx.storage.stage(inspector);
   } catch (err) {
     body.destroy();
-    if (isApiError(err) || err instanceof ItemError) throw new ItemError(err.message, isApiError(err) ? err.code : err.code);
+    if (isApiError(err) || err instanceof ItemError) throw new ItemError(err.message, err.code);
     throw err;
   }
-  const type = inspector.type!;
-  return { staged, filename: name, type, mime: type.mime_type, extension: type.extension, size: inspector.size, sha256: inspector.sha256 };
+  return { staged, filename: name, type: inspector.type!, size: inspector.size, sha256: inspector.sha256 };
 }
 
 export interface StoreInput {
@@ -146,7 +139,7 @@ async function storedFile(db: DbOrTx, stored: SourceItemRow | undefined): Promis
 /** Stores fetched content as a new file or a new version; returns the outcome written. */
 export async function storeContent(ctx: ServiceContext, input: StoreInput): Promise<'added' | 'updated' | 'unchanged'> {
   const staged = await stageBody(ctx, input.body, input.filename);
-  const fingerprint = { ...defined(input.fingerprint), sha256: staged.sha256 };
+  const fingerprint = { ...knownFields(input.fingerprint), sha256: staged.sha256 };
   const file = await storedFile(ctx.db, input.stored);
   if (file && file.sha256 === staged.sha256) {
     // Touched but not changed (a new ETag or time on the same bytes).
@@ -156,7 +149,7 @@ export async function storeContent(ctx: ServiceContext, input: StoreInput): Prom
   }
   const extract = { mode: input.source.extractionMode, options: { ...EXTRACTION_OPTIONS } };
   try {
-    checkExtractable({ contentType: staged.mime }, extract);
+    checkExtractable({ contentType: staged.type.mime_type }, extract);
   } catch (err) {
     await staged.staged.discard();
     throw new ItemError(isApiError(err) ? err.message : String(err), isApiError(err) ? err.code : 'UNSUPPORTED_FORMAT');
@@ -229,7 +222,7 @@ async function storeVersion(
       const now = new Date();
       const [updated] = await tx
         .update(files)
-        .set({ filename: staged.filename, contentType: staged.mime, extension: staged.extension, size: staged.size, sha256: staged.sha256, storageKey, version, updatedAt: now })
+        .set({ filename: staged.filename, contentType: staged.type.mime_type, extension: staged.type.extension, size: staged.size, sha256: staged.sha256, storageKey, version, updatedAt: now })
         .where(and(eq(files.id, file.id), eq(files.version, file.version)))
         .returning();
       if (!updated) throw new Error(`File ${file.id} changed while a sync stored its next version`);

@@ -25,7 +25,7 @@ export interface SourceTestResult {
 function failure(err: unknown): { code: string; message: string } | null {
   if (err instanceof SourceError) return { code: err.code, message: err.message };
   if (err instanceof ItemError) return { code: err.code, message: err.message };
-  if (err instanceof BlockedAddressError) return { code: 'SOURCE_ADDRESS_BLOCKED', message: err.message.replace(/webhooks may not/, 'sources may not') };
+  if (err instanceof BlockedAddressError) return { code: 'SOURCE_ADDRESS_BLOCKED', message: err.message };
   if (isApiError(err)) return { code: err.code, message: err.message };
   if ((err as Error)?.name === 'AbortError') return { code: 'SOURCE_UNREACHABLE', message: `The source did not answer within ${TIME_LIMIT_MS / 1000} s` };
   return null;

@@ -20,6 +20,11 @@ export interface Fingerprint {
   sha256?: string | null;
 }
 
+/** The fields of a fingerprint that say something (null and undefined dropped), to lay over a stored one. */
+export function knownFields(fp: Fingerprint): Fingerprint {
+  return Object.fromEntries(Object.entries(fp).filter(([, v]) => v !== undefined && v !== null));
+}
+
 /** An item a source holds, as listing (or a crawl) found it. */
 export interface ItemRef {
   /** Its identity within the source, stable across syncs: an object key, a normalised URL. */

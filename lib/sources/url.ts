@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { extensionOf, typeByExtension, typeByMime } from '@/lib/files/types';
-import { BlockedAddressError, checkSourceAddress, guardedFetch, type GuardedResponse } from './http';
-import { ItemError, type FetchResult, type Fingerprint, type ItemRef, type SourceCallContext, type SourceType } from './types';
+import { BlockedAddressError, checkSourceAddress, guardedFetch, responseSize, responseVersion, type GuardedResponse } from './http';
+import { ItemError, knownFields, type FetchResult, type Fingerprint, type ItemRef, type SourceCallContext, type SourceType } from './types';
 import { filenameFor, lastSegmentName, normaliseUrl } from './web/urls';
 
 /*
@@ -35,14 +35,9 @@ async function request(url: string, method: 'GET' | 'HEAD', headers: Record<stri
   }
 }
 
-function versionOf(res: GuardedResponse): Fingerprint {
-  const identity = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase() === 'identity';
-  const length = Number(res.headers['content-length']);
-  return {
-    etag: res.headers.etag ?? null,
-    last_modified: res.headers['last-modified'] ?? null,
-    size: identity && Number.isSafeInteger(length) && res.headers['content-length'] !== undefined ? length : null,
-  };
+/** The answer's version and (when not compressed) its size. */
+function fingerprintOf(res: GuardedResponse): Fingerprint {
+  return { ...responseVersion(res), size: responseSize(res) };
 }
 
 /** The file type the answer holds, by its Content-Type, or by the URL's extension when it has none. */
@@ -71,7 +66,7 @@ export const urlSource: SourceType<UrlConfig, null> = {
     const res = await request(item.url, 'GET', headers, ctx);
     const ok = res.status >= 200 && res.status < 300;
     if (!ok) res.body.destroy();
-    if (res.status === 304 && previous) return { kind: 'unchanged', fingerprint: { ...previous.fingerprint, ...defined(versionOf(res)) } };
+    if (res.status === 304 && previous) return { kind: 'unchanged', fingerprint: { ...previous.fingerprint, ...knownFields(responseVersion(res)) } };
     if (res.status === 404 || res.status === 410) return { kind: 'gone' };
     if (!ok) throw new ItemError(`HTTP ${res.status} from ${res.url}`);
     const { declared, type } = documentType(res);
@@ -79,7 +74,7 @@ export const urlSource: SourceType<UrlConfig, null> = {
       res.body.destroy();
       throw new ItemError(`${res.url} is not a document Quarry can index (${declared || 'no content type'})`, 'UNSUPPORTED_FORMAT');
     }
-    return { kind: 'content', body: res.body, contentType: res.headers['content-type'] ?? null, filename: filenameFor(res.url, type), fingerprint: versionOf(res) };
+    return { kind: 'content', body: res.body, contentType: res.headers['content-type'] ?? null, filename: filenameFor(res.url, type), fingerprint: fingerprintOf(res) };
   },
   async fingerprint(_config, _credentials, item, ctx) {
     let res = await request(item.url, 'HEAD', {}, ctx);
@@ -90,10 +85,6 @@ export const urlSource: SourceType<UrlConfig, null> = {
     res.body.destroy();
     if (res.status === 404 || res.status === 410) return null;
     if (res.status < 200 || res.status >= 300) throw new ItemError(`HTTP ${res.status} from ${res.url}`);
-    return versionOf(res);
+    return fingerprintOf(res);
   },
 };
-
-function defined(fp: Fingerprint): Fingerprint {
-  return Object.fromEntries(Object.entries(fp).filter(([, v]) => v !== undefined && v !== null));
-}

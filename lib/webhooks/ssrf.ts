@@ -60,11 +60,15 @@ export interface ResolvedTarget {
  * Resolves a URL's host to the address to connect to. Throws BlockedAddressError when any resolved
  * address is not public (unless `allowPrivate`), or when the name does not resolve.
  */
-export async function resolveTarget(hostname: string, opts: { allowPrivate: boolean; lookup?: LookupFunction }): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  hostname: string,
+  opts: { allowPrivate: boolean; lookup?: LookupFunction; /** Who is refused, for the message (default webhooks). */ subject?: 'webhooks' | 'sources' },
+): Promise<ResolvedTarget> {
+  const subject = opts.subject ?? 'webhooks';
   const host = normaliseHostname(hostname);
   const literal = parseIp(host);
   if (!literal && !opts.allowPrivate && isLocalName(host)) {
-    throw new BlockedAddressError(`${host} is a local host name; webhooks may not reach private, loopback, link-local or metadata addresses`);
+    throw new BlockedAddressError(`${host} is a local host name; ${subject} may not reach private, loopback, link-local or metadata addresses`);
   }
   let addresses: { address: string; family: number }[];
   if (literal) addresses = [{ address: literal.toString(), family: literal.kind() === 'ipv4' ? 4 : 6 }];
@@ -79,7 +83,7 @@ export async function resolveTarget(hostname: string, opts: { allowPrivate: bool
   if (!opts.allowPrivate) {
     const blocked = addresses.find((a) => !isPublicAddress(a.address));
     if (blocked) {
-      throw new BlockedAddressError(`${host} resolves to ${blocked.address}, which is not a public address; webhooks may not reach private, loopback, link-local or metadata addresses`);
+      throw new BlockedAddressError(`${host} resolves to ${blocked.address}, which is not a public address; ${subject} may not reach private, loopback, link-local or metadata addresses`);
     }
   }
   const first = addresses[0];

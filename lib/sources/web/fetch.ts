@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { extensionOf, typeByExtension, typeByMime } from '@/lib/files/types';
-import { BlockedAddressError, guardedFetch, parseFetchableUrl, readBody, type GuardedRequest, type GuardedResponse } from '@/lib/sources/http';
-import { ItemError, type FetchResult, type Fingerprint, type ItemRef, type SourceCallContext, type StoredItem } from '@/lib/sources/types';
+import { BlockedAddressError, guardedFetch, parseFetchableUrl, readBody, responseSize, responseVersion, type GuardedRequest, type GuardedResponse } from '@/lib/sources/http';
+import { ItemError, knownFields, type FetchResult, type Fingerprint, type ItemRef, type SourceCallContext, type StoredItem } from '@/lib/sources/types';
 import type { WebConfig } from './config';
 import { headerDirectives, readPage } from './links';
 import { politeTurn, robotsRules, robotsVerdict, type RobotsRules } from './robots';
@@ -41,7 +41,7 @@ export async function fetchPage(config: WebConfig, item: ItemRef, previous: Stor
   if (res.status === 304 && previous) {
     return {
       kind: 'unchanged',
-      fingerprint: { ...previous.fingerprint, ...definedFields(versionOf(res)) },
+      fingerprint: { ...previous.fingerprint, ...knownFields(responseVersion(res)) },
       links: await followable(previous.links, self, item, config, reach, ctx),
     };
   }
@@ -70,7 +70,7 @@ export async function fetchPage(config: WebConfig, item: ItemRef, previous: Stor
       body: Readable.from([bytes], { objectMode: false }),
       contentType: res.headers['content-type'] ?? null,
       filename: filenameFor(res.url, typeByMime('text/html')!),
-      fingerprint: { ...versionOf(res), size: bytes.length },
+      fingerprint: { ...responseVersion(res), size: bytes.length },
       links: nofollow ? [] : await followable(page.links, self, item, config, reach, ctx),
     };
   }
@@ -85,7 +85,7 @@ export async function fetchPage(config: WebConfig, item: ItemRef, previous: Stor
     body: res.body,
     contentType: res.headers['content-type'] ?? null,
     filename: filenameFor(res.url, type),
-    fingerprint: { ...versionOf(res), size: wireSize(res) },
+    fingerprint: { ...responseVersion(res), size: responseSize(res) },
     links: [],
   };
 }
@@ -109,7 +109,7 @@ export async function fingerprintPage(item: ItemRef, ctx: SourceCallContext): Pr
   if (res.redirects.length > 0 && normaliseUrl(res.url) !== normaliseUrl(url.href)) return {};
   if (res.status === 404 || res.status === 410) return null;
   if (res.status < 200 || res.status >= 300) throw new ItemError(`HTTP ${res.status} from ${res.url}`);
-  return { ...versionOf(res), size: wireSize(res) };
+  return { ...responseVersion(res), size: responseSize(res) };
 }
 
 /** The item's URL and its origin's robots.txt rules, with the reason they keep it out, if they do. */
@@ -159,21 +159,6 @@ async function followable(links: string[], self: string, item: ItemRef, config: 
     out.push({ key, url: key, depth });
   }
   return out;
-}
-
-function versionOf(res: GuardedResponse): Pick<Fingerprint, 'etag' | 'last_modified'> {
-  return { etag: res.headers.etag ?? null, last_modified: res.headers['last-modified'] ?? null };
-}
-
-/** The Content-Length, when it is the size of the decoded body (no content-encoding was applied). */
-function wireSize(res: GuardedResponse): number | null {
-  const encoding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  const length = Number(res.headers['content-length']);
-  return encoding === 'identity' && res.headers['content-length'] !== undefined && Number.isSafeInteger(length) && length >= 0 ? length : null;
-}
-
-function definedFields<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
 }
 
 function mimeOf(contentType: string | undefined): string {
